@@ -1,0 +1,29 @@
+//===--- CheckCatalog.h - What each torch-tidy rule is about --------------===//
+//
+// One entry per rule: the descriptions that SARIF's `rules[]`, `--list-checks`
+// and the docs index show. The doc page docs/checks/<name>.md holds the rest.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TORCH_TIDY_CHECKS_CHECKCATALOG_H
+#define TORCH_TIDY_CHECKS_CHECKCATALOG_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+namespace clang::tidy::torch_tidy {
+
+struct CheckInfo {
+  llvm::StringRef Name;
+  /// One sentence: what is wrong.
+  llvm::StringRef Summary;
+  /// Why LibTorch behaves so and what to do instead.
+  llvm::StringRef Description;
+};
+
+llvm::ArrayRef<CheckInfo> checkCatalog();
+const CheckInfo *findCheck(llvm::StringRef Name);
+
+} // namespace clang::tidy::torch_tidy
+
+#endif // TORCH_TIDY_CHECKS_CHECKCATALOG_H

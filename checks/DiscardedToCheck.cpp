@@ -1,0 +1,61 @@
+//===--- DiscardedToCheck.cpp - device-discarded-to -----------------------===//
+
+#include "DiscardedToCheck.h"
+#include "api/TorchApi.h"
+#include "utils/AstHelpers.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+
+using namespace clang::ast_matchers;
+
+namespace clang::tidy::torch_tidy {
+
+void DiscardedToCheck::registerMatchers(MatchFinder *Finder) {
+  Finder->addMatcher(api::conversionCall().bind("call"), this);
+}
+
+/// `x = ` can be put before the call when `x` is a name that may be assigned.
+static bool canAssignTo(const ValueDecl &Object) {
+  QualType Type = Object.getType();
+  if (Type->isReferenceType())
+    Type = Type->getPointeeType();
+  return !Type.isConstQualified();
+}
+
+void DiscardedToCheck::check(const MatchFinder::MatchResult &Result) {
+  const auto *Call = Result.Nodes.getNodeAs<CXXMemberCallExpr>("call");
+  ASTContext &Ctx = *Result.Context;
+  if (Call->getBeginLoc().isMacroID() || !utils::isDiscardedResult(*Call, Ctx))
+    return;
+
+  const Expr *ObjectExpr = Call->getImplicitObjectArgument();
+  const ValueDecl *Object = utils::namedObject(*ObjectExpr);
+  std::optional<std::string> ObjectText = utils::sourceText(*ObjectExpr, Ctx);
+  llvm::StringRef Method = Call->getMethodDecl()->getName();
+
+  {
+    auto Diag = diag(Call->getBeginLoc(),
+                     "result of '%0' is discarded: it returns a new tensor and "
+                     "leaves %1 unchanged, on its current device")
+                << Method
+                << (ObjectText ? "'" + *ObjectText + "'" : "its object")
+                << Call->getSourceRange();
+    if (Object && ObjectText && canAssignTo(*Object))
+      Diag << FixItHint::CreateInsertion(Call->getBeginLoc(),
+                                         *ObjectText + " = ");
+  }
+
+  if (!Object || !ObjectText)
+    return;
+  const Stmt *Body = utils::enclosingFunctionBody(*Call, Ctx);
+  if (!Body)
+    return;
+  if (const Expr *Use =
+          utils::firstReferenceAfter(*Object, *Body, Call->getEndLoc(), Ctx))
+    diag(Use->getBeginLoc(), "'%0' is used here, still where it was before "
+                             "the discarded '%1'",
+         DiagnosticIDs::Note)
+        << *ObjectText << Method;
+}
+
+} // namespace clang::tidy::torch_tidy

@@ -1,0 +1,71 @@
+//===--- LoopCopyToCheck.cpp - device-loop-copy-to ------------------------===//
+
+#include "LoopCopyToCheck.h"
+#include "api/TorchApi.h"
+#include "utils/AstHelpers.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+
+using namespace clang::ast_matchers;
+
+namespace clang::tidy::torch_tidy {
+
+void LoopCopyToCheck::registerMatchers(MatchFinder *Finder) {
+  auto LoopVar = varDecl(hasType(qualType(unless(referenceType()),
+                                          api::tensorType())))
+                     .bind("var");
+  auto RefersToVar = declRefExpr(to(varDecl(equalsBoundNode("var"))));
+  auto MoveOfVar = ignoringImplicit(
+      cxxMemberCallExpr(callee(api::conversionMethod()),
+                        on(ignoringParenImpCasts(RefersToVar))));
+  auto Reassignment =
+      cxxOperatorCallExpr(hasOverloadedOperatorName("="),
+                          hasArgument(0, ignoringParenImpCasts(RefersToVar)),
+                          hasArgument(1, MoveOfVar))
+          .bind("assign");
+  Finder->addMatcher(cxxForRangeStmt(hasLoopVariable(LoopVar),
+                                     hasBody(hasDescendant(Reassignment)))
+                         .bind("loop"),
+                     this);
+}
+
+/// `auto &t` keeps the assignment compiling only when the element is a
+/// non-const lvalue of the container.
+static bool elementIsMutableLvalue(const CXXForRangeStmt &Loop) {
+  const auto *Init = Loop.getLoopVariable()->getInit();
+  if (!Init)
+    return false;
+  const Expr *Element = Init->IgnoreImplicit();
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(Element))
+    if (Construct->getNumArgs() == 1)
+      Element = Construct->getArg(0)->IgnoreImplicit();
+  return Element->isLValue() && !Element->getType().isConstQualified();
+}
+
+void LoopCopyToCheck::check(const MatchFinder::MatchResult &Result) {
+  const auto *Loop = Result.Nodes.getNodeAs<CXXForRangeStmt>("loop");
+  const auto *Var = Result.Nodes.getNodeAs<VarDecl>("var");
+  const auto *Assign = Result.Nodes.getNodeAs<Expr>("assign");
+  ASTContext &Ctx = *Result.Context;
+  if (Assign->getBeginLoc().isMacroID())
+    return;
+  // A copy that is read after the move is a deliberate local, not a bug.
+  if (utils::firstReferenceAfter(*Var, *Loop->getBody(), Assign->getEndLoc(),
+                                 Ctx))
+    return;
+
+  {
+    auto Diag = diag(Assign->getBeginLoc(),
+                     "'%0' is a copy of the container's element: assigning "
+                     "the moved tensor to it leaves the container unchanged")
+                << Var->getName() << Assign->getSourceRange();
+    if (elementIsMutableLvalue(*Loop) && !Var->getLocation().isMacroID())
+      Diag << FixItHint::CreateInsertion(Var->getLocation(), "&");
+  }
+  diag(Var->getLocation(), "'%0' is declared here as a copy; declare it as "
+                           "a reference to update the element itself",
+       DiagnosticIDs::Note)
+      << Var->getName();
+}
+
+} // namespace clang::tidy::torch_tidy

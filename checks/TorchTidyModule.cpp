@@ -1,0 +1,34 @@
+//===--- TorchTidyModule.cpp - torch-tidy's checks ------------------------===//
+//
+// Registers every torch-tidy rule with clang-tidy's engine. The same object
+// files serve the torch-tidy executable and libTorchTidyModule.so, the plugin
+// for `clang-tidy --load`.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DiscardedToCheck.h"
+#include "LoadWithoutDeviceCheck.h"
+#include "LoopCopyToCheck.h"
+#include "clang-tidy/ClangTidyModule.h"
+#include "clang-tidy/ClangTidyModuleRegistry.h"
+
+namespace clang::tidy::torch_tidy {
+
+class TorchTidyModule : public ClangTidyModule {
+public:
+  void addCheckFactories(ClangTidyCheckFactories &Factories) override {
+    Factories.registerCheck<DiscardedToCheck>("device-discarded-to");
+    Factories.registerCheck<LoadWithoutDeviceCheck>(
+        "device-load-without-device");
+    Factories.registerCheck<LoopCopyToCheck>("device-loop-copy-to");
+  }
+};
+
+static ClangTidyModuleRegistry::Add<TorchTidyModule>
+    Registration("torch-tidy-module",
+                 "Device-consistency checks for LibTorch code.");
+
+} // namespace clang::tidy::torch_tidy
+
+// Referenced by the torch-tidy driver so that static linking keeps the module.
+volatile int TorchTidyModuleAnchorSource = 0;

@@ -1,0 +1,106 @@
+//===--- AstHelpers.cpp - Small AST queries shared by the checks ----------===//
+
+#include "AstHelpers.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/ASTMatchers/ASTMatchers.h"
+#include "clang/Lex/Lexer.h"
+
+namespace clang::tidy::torch_tidy::utils {
+
+using namespace ast_matchers;
+
+static bool isTransparentWrapper(const Stmt &S) {
+  return isa<ExprWithCleanups, CXXBindTemporaryExpr, MaterializeTemporaryExpr,
+             ImplicitCastExpr, ParenExpr, ConstantExpr>(S);
+}
+
+/// Whether \p Child is in a position of \p Parent where a value is discarded.
+static bool isStatementPosition(const Stmt &Parent, const Stmt &Child) {
+  if (isa<CompoundStmt, CaseStmt, DefaultStmt, LabelStmt, AttributedStmt>(
+          Parent))
+    return true;
+  if (const auto *If = dyn_cast<IfStmt>(&Parent))
+    return If->getThen() == &Child || If->getElse() == &Child;
+  if (const auto *For = dyn_cast<ForStmt>(&Parent))
+    return For->getBody() == &Child || For->getInc() == &Child;
+  if (const auto *While = dyn_cast<WhileStmt>(&Parent))
+    return While->getBody() == &Child;
+  if (const auto *Do = dyn_cast<DoStmt>(&Parent))
+    return Do->getBody() == &Child;
+  if (const auto *Range = dyn_cast<CXXForRangeStmt>(&Parent))
+    return Range->getBody() == &Child;
+  return false;
+}
+
+bool isDiscardedResult(const Expr &E, ASTContext &Ctx) {
+  const Stmt *Current = &E;
+  while (true) {
+    DynTypedNodeList Parents = Ctx.getParents(*Current);
+    if (Parents.size() != 1)
+      return false;
+    const Stmt *Parent = Parents[0].get<Stmt>();
+    if (!Parent)
+      return false;
+    if (!isTransparentWrapper(*Parent))
+      return isStatementPosition(*Parent, *Current);
+    Current = Parent;
+  }
+}
+
+const ValueDecl *namedObject(const Expr &E) {
+  const Expr *Bare = E.IgnoreParenImpCasts();
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(Bare))
+    return dyn_cast<VarDecl>(Ref->getDecl());
+  if (const auto *Member = dyn_cast<MemberExpr>(Bare))
+    if (isa<CXXThisExpr>(Member->getBase()->IgnoreParenImpCasts()))
+      return dyn_cast<FieldDecl>(Member->getMemberDecl());
+  return nullptr;
+}
+
+const Expr *firstReferenceAfter(const ValueDecl &Decl, const Stmt &Body,
+                                SourceLocation After, ASTContext &Ctx) {
+  auto Refs = match(
+      findAll(expr(anyOf(declRefExpr(to(equalsNode(&Decl))),
+                         memberExpr(member(equalsNode(&Decl)),
+                                    hasObjectExpression(cxxThisExpr()))))
+                  .bind("ref")),
+      Body, Ctx);
+  const SourceManager &SM = Ctx.getSourceManager();
+  const Expr *First = nullptr;
+  for (const BoundNodes &Ref : Refs) {
+    const auto *Use = Ref.getNodeAs<Expr>("ref");
+    SourceLocation Loc = Use->getBeginLoc();
+    if (!SM.isBeforeInTranslationUnit(After, Loc))
+      continue;
+    if (!First || SM.isBeforeInTranslationUnit(Loc, First->getBeginLoc()))
+      First = Use;
+  }
+  return First;
+}
+
+const Stmt *enclosingFunctionBody(const Stmt &S, ASTContext &Ctx) {
+  DynTypedNodeList Parents = Ctx.getParents(S);
+  while (!Parents.empty()) {
+    const DynTypedNode &Parent = Parents[0];
+    if (const auto *Fn = Parent.get<FunctionDecl>())
+      return Fn->getBody();
+    if (const auto *Lambda = Parent.get<LambdaExpr>())
+      return Lambda->getBody();
+    Parents = Ctx.getParents(Parent);
+  }
+  return nullptr;
+}
+
+std::optional<std::string> sourceText(const Expr &E, const ASTContext &Ctx) {
+  SourceRange Range = E.getSourceRange();
+  if (Range.getBegin().isMacroID() || Range.getEnd().isMacroID())
+    return std::nullopt;
+  return Lexer::getSourceText(CharSourceRange::getTokenRange(Range),
+                              Ctx.getSourceManager(), Ctx.getLangOpts())
+      .str();
+}
+
+} // namespace clang::tidy::torch_tidy::utils

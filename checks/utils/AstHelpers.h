@@ -1,0 +1,35 @@
+//===--- AstHelpers.h - Small AST queries shared by the checks ------------===//
+
+#ifndef TORCH_TIDY_CHECKS_UTILS_ASTHELPERS_H
+#define TORCH_TIDY_CHECKS_UTILS_ASTHELPERS_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/Stmt.h"
+#include <optional>
+#include <string>
+
+namespace clang::tidy::torch_tidy::utils {
+
+/// True when the value of \p E is thrown away: \p E (under implicit nodes such
+/// as temporaries and cleanups) is a statement of its own, e.g. `x.to(d);`.
+/// An explicit `(void)` cast is a use.
+bool isDiscardedResult(const Expr &E, ASTContext &Ctx);
+
+/// The variable or field of `this` that \p E names, if it is a plain name:
+/// `x`, `this->x` or `x_` inside a method. Null otherwise.
+const ValueDecl *namedObject(const Expr &E);
+
+/// The first reference to \p Decl in \p Body that starts after \p After.
+const Expr *firstReferenceAfter(const ValueDecl &Decl, const Stmt &Body,
+                                SourceLocation After, ASTContext &Ctx);
+
+/// The body of the function, lambda or block that encloses \p S.
+const Stmt *enclosingFunctionBody(const Stmt &S, ASTContext &Ctx);
+
+/// The source text of \p E, or nothing if it comes from a macro.
+std::optional<std::string> sourceText(const Expr &E, const ASTContext &Ctx);
+
+} // namespace clang::tidy::torch_tidy::utils
+
+#endif // TORCH_TIDY_CHECKS_UTILS_ASTHELPERS_H

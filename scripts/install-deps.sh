@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs what torch-tidy needs to build and test, from Debian's archive.
+# Idempotent: installs only packages that are missing; does nothing when all are present.
+set -euo pipefail
+
+packages=(
+  clang-19 clang-tidy-19 libclang-19-dev libclang-cpp19-dev llvm-19-dev llvm-19-tools
+  libtorch-dev nlohmann-json3-dev libgtest-dev libgmock-dev
+  cmake ninja-build python3 python3-yaml make
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "install-deps: done"

@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""Runs torch-tidy on one check fixture, in the manner of clang-tidy's
+check_clang_tidy.py.
+
+The fixture is test/checks/<check-name>.cpp. Its comments say what must happen:
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: result of 'to' ... [device-...]
+  // CHECK-FIXES: x = x.to(dev);
+Every warning torch-tidy prints must be expected by a CHECK-MESSAGES line
+(FileCheck's -implicit-check-not), the file after --fix must match the
+CHECK-FIXES lines, and the fixed file must still compile. With --plugin, stock
+clang-tidy loading libTorchTidyModule.so must print the same warnings.
+"""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+CHECK_COMMENT = re.compile(r'// *CHECK-[A-Z0-9\-]*:[^\r\n]*')
+
+
+def run(cmd, **kwargs):
+    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          text=True, **kwargs)
+
+
+def filecheck(filecheck_bin, fixture, prefix, text, extra=()):
+    result = subprocess.run(
+        [filecheck_bin, fixture, '--check-prefix=' + prefix, '--strict-whitespace'] +
+        list(extra), input=text, text=True, stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT)
+    if result.returncode != 0:
+        sys.exit('FileCheck %s failed:\n%s\n--- input was ---\n%s' %
+                 (prefix, result.stdout, text))
+
+
+def warning_lines(output, path):
+    """The `file:line:col: warning: ... [check]` lines about the fixture."""
+    return sorted(line for line in output.splitlines()
+                  if line.startswith(path + ':') and ': warning: ' in line)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument('fixture')
+    parser.add_argument('--torch-tidy', required=True)
+    parser.add_argument('--filecheck', required=True)
+    parser.add_argument('--clang', required=True)
+    parser.add_argument('--pch', required=True)
+    parser.add_argument('--plugin', help='libTorchTidyModule.so to compare with')
+    parser.add_argument('--clang-tidy', help='stock clang-tidy for --plugin')
+    parser.add_argument('--config', help='configuration (--config) to use')
+    parser.add_argument('--flags', default='-std=c++17',
+                        help='compiler flags, space separated')
+    args = parser.parse_args()
+
+    check = os.path.splitext(os.path.basename(args.fixture))[0]
+    check = check.split('.')[0]  # device-x.strict.cpp tests device-x too
+    with open(args.fixture) as f:
+        original = f.read()
+    has_fixes = 'CHECK-FIXES' in original
+
+    flags = args.flags.split() + ['-include-pch', args.pch]
+    workdir = tempfile.mkdtemp(prefix='torch-tidy-fixture-')
+    try:
+        path = os.path.join(workdir, check + '.cpp')
+        with open(path, 'w') as f:
+            f.write(CHECK_COMMENT.sub('//', original))
+
+        tidy = [args.torch_tidy, path, '--checks=-*,' + check, '--quiet']
+        if args.config:
+            tidy.append('--config=' + args.config)
+        if has_fixes:
+            tidy.append('--fix')
+        result = run(tidy + ['--'] + flags)
+        output = result.stdout
+        print(output)
+        if result.returncode != 0:
+            sys.exit('torch-tidy exited with %d' % result.returncode)
+
+        filecheck(args.filecheck, args.fixture, 'CHECK-MESSAGES', output,
+                  ['-implicit-check-not={{warning|error}}:'])
+        if has_fixes:
+            with open(path) as f:
+                fixed = f.read()
+            filecheck(args.filecheck, args.fixture, 'CHECK-FIXES', fixed)
+            compiled = run([args.clang, '-fsyntax-only', path] + flags)
+            if compiled.returncode != 0:
+                sys.exit('the fixed file does not compile:\n' + compiled.stdout)
+
+        if args.plugin:
+            with open(path, 'w') as f:
+                f.write(CHECK_COMMENT.sub('//', original))
+            stock = [args.clang_tidy, '--load=' + args.plugin,
+                     '--checks=-*,' + check, path]
+            if args.config:
+                stock.append('--config=' + args.config)
+            plugin = run(stock + ['--'] + flags)
+            ours, theirs = warning_lines(output, path), warning_lines(
+                plugin.stdout, path)
+            if ours != theirs:
+                sys.exit('clang-tidy --load differs from torch-tidy:\n'
+                         'torch-tidy:\n  %s\nclang-tidy:\n  %s\n%s' %
+                         ('\n  '.join(ours), '\n  '.join(theirs), plugin.stdout))
+    finally:
+        shutil.rmtree(workdir)
+    print('fixture %s: passed' % check)
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,115 @@
+//===--- CompileDatabase.cpp - Finding and loading compile commands -------===//
+
+#include "CompileDatabase.h"
+#include "Version.h"
+#include "clang/Tooling/ArgumentsAdjusters.h"
+#include "clang/Tooling/CommonOptionsParser.h"
+#include "clang/Tooling/JSONCompilationDatabase.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+#include <mutex>
+
+namespace torch_tidy {
+
+using namespace clang::tooling;
+
+static llvm::Expected<std::unique_ptr<CompilationDatabase>>
+loadJsonFile(llvm::StringRef File) {
+  std::string Error;
+  std::unique_ptr<CompilationDatabase> Database =
+      JSONCompilationDatabase::loadFromFile(File, Error,
+                                            JSONCommandLineSyntax::AutoDetect);
+  if (!Database)
+    return llvm::createStringError(
+        std::errc::invalid_argument, "cannot load compile database '%s': %s",
+        File.str().c_str(), llvm::StringRef(Error).trim().str().c_str());
+  // As clang-tidy's own loader does: expand @response files, infer commands
+  // for headers and files not listed, and keep each command's driver mode.
+  return inferTargetAndDriverMode(inferMissingCompileCommands(
+      expandResponseFiles(std::move(Database), llvm::vfs::getRealFileSystem())));
+}
+
+llvm::Expected<std::unique_ptr<CompilationDatabase>>
+loadFromBuildPath(llvm::StringRef BuildPath) {
+  llvm::SmallString<256> File(BuildPath);
+  if (llvm::sys::fs::is_directory(File))
+    llvm::sys::path::append(File, "compile_commands.json");
+  if (!llvm::sys::fs::exists(File))
+    return llvm::createStringError(std::errc::no_such_file_or_directory,
+                                   "no compile database at '%s'",
+                                   File.c_str());
+  return loadJsonFile(File);
+}
+
+llvm::Expected<std::unique_ptr<CompilationDatabase>>
+discoverAbove(llvm::StringRef SourceFile) {
+  llvm::SmallString<256> Dir(SourceFile);
+  llvm::sys::fs::make_absolute(Dir);
+  llvm::sys::path::remove_filename(Dir);
+  for (llvm::StringRef Current = Dir; !Current.empty();
+       Current = llvm::sys::path::parent_path(Current)) {
+    llvm::SmallString<256> File(Current);
+    llvm::sys::path::append(File, "compile_commands.json");
+    if (llvm::sys::fs::exists(File))
+      return loadJsonFile(File);
+  }
+  return nullptr;
+}
+
+/// GCC options that clang's driver rejects as unknown arguments.
+static bool isGccOnlyFlag(llvm::StringRef Arg) {
+  static const char *const Prefixes[] = {
+      "-fconcepts-diagnostics-depth", "-fno-canonical-system-headers",
+      "-fconserve-stack",             "-fno-allow-store-data-races",
+      "-fdeps-",                      "-fmodules-ts",
+      "-fmodule-mapper",              "-mno-direct-extern-access",
+      "-fstack-usage",                "-fno-var-tracking-assignments",
+      "-fcompare-debug-second",       "-fno-tree-",
+      "-ftree-",                      "-flto-partition",
+  };
+  for (const char *Prefix : Prefixes)
+    if (Arg.starts_with(Prefix))
+      return true;
+  return false;
+}
+
+static void reportDroppedOnce(llvm::StringRef Arg) {
+  static std::mutex Lock;
+  static llvm::StringSet<> Reported;
+  std::lock_guard<std::mutex> Guard(Lock);
+  if (Reported.insert(Arg).second)
+    llvm::errs() << "torch-tidy: warning: dropping GCC-only flag '" << Arg
+                 << "' from the compile command\n";
+}
+
+static CommandLineArguments clangCompatible(const CommandLineArguments &Args,
+                                            llvm::StringRef) {
+  CommandLineArguments Out;
+  bool HasResourceDir = false;
+  for (const std::string &Arg : Args) {
+    if (isGccOnlyFlag(Arg)) {
+      reportDroppedOnce(Arg);
+      continue;
+    }
+    HasResourceDir |= llvm::StringRef(Arg).starts_with("-resource-dir");
+    Out.push_back(Arg);
+  }
+  // Clang's builtin headers are found relative to the clang binary; ours lives
+  // elsewhere, so name clang 19's resource directory unless the command does.
+  if (!HasResourceDir && !Out.empty())
+    Out.insert(Out.begin() + 1,
+               "-resource-dir=" TORCH_TIDY_CLANG_RESOURCE_DIR);
+  return Out;
+}
+
+std::unique_ptr<CompilationDatabase>
+adaptForClang(std::unique_ptr<CompilationDatabase> Base) {
+  auto Adapted =
+      std::make_unique<ArgumentsAdjustingCompilations>(std::move(Base));
+  Adapted->appendArgumentsAdjuster(clangCompatible);
+  return Adapted;
+}
+
+} // namespace torch_tidy

@@ -1,0 +1,531 @@
+//===--- Driver.cpp - The torch-tidy command line -------------------------===//
+//
+// clang-tidy's command line over clang-tidy's engine with only torch-tidy's
+// rules, plus what clang-tidy lacks: JSON and SARIF output, -j, analysis of a
+// whole compile database, and the runtime probe's verdicts.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Driver.h"
+#include "CompileDatabase.h"
+#include "Finding.h"
+#include "FixApplier.h"
+#include "Output.h"
+#include "Version.h"
+#include "clang-tidy/ClangTidy.h"
+#include "clang-tidy/ClangTidyOptions.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/Threading.h"
+#include "llvm/Support/VirtualFileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+#include <atomic>
+#include <mutex>
+#include <thread>
+
+extern volatile int TorchTidyModuleAnchorSource;
+static int LLVM_ATTRIBUTE_UNUSED TorchTidyModuleAnchorDestination =
+    TorchTidyModuleAnchorSource;
+
+namespace torch_tidy {
+
+using namespace clang;
+using namespace clang::tidy;
+namespace cl = llvm::cl;
+
+static cl::OptionCategory Category("torch-tidy options");
+
+static const char Overview[] = R"(
+torch-tidy finds device-consistency bugs in C++ code written against LibTorch:
+tensors that meet on different devices, .to() results thrown away, checkpoints
+loaded without a device, module state that Module::to() does not move.
+
+It is used like clang-tidy: give it source files and a compile database (-p),
+or compiler flags after '--'. Without files, -p analyzes every file of the
+database. Configuration comes from the nearest '.torch-tidy' file (the same
+YAML keys as '.clang-tidy'), --config or --config-file; a project's
+'.clang-tidy' is not read, so it cannot switch torch-tidy's rules off.
+)";
+
+static cl::list<std::string> SourcePaths(cl::Positional,
+                                         cl::desc("[<file> ...]"),
+                                         cl::cat(Category));
+static cl::opt<std::string> BuildPath("p", cl::desc("Build path: the directory "
+                                                    "of compile_commands.json"),
+                                      cl::value_desc("build-path"),
+                                      cl::cat(Category));
+static cl::opt<std::string> Checks("checks", cl::desc(R"(
+Comma-separated list of globs with optional '-' prefix; added to the checks of
+the configuration. Default: 'device-*'.)"),
+                                   cl::init(""), cl::cat(Category));
+static cl::opt<std::string> WarningsAsErrors("warnings-as-errors", cl::desc(R"(
+Checks whose warnings are errors (globs, as --checks); with any, the exit
+status is 1.)"),
+                                             cl::init(""), cl::cat(Category));
+static cl::opt<std::string> HeaderFilter("header-filter", cl::desc(R"(
+Regular expression of the headers whose diagnostics are shown (the main file's
+always are).)"),
+                                         cl::init(""), cl::cat(Category));
+static cl::opt<bool> SystemHeaders("system-headers",
+                                   cl::desc("Show diagnostics from system "
+                                            "headers."),
+                                   cl::init(false), cl::cat(Category));
+static cl::opt<std::string> Config("config", cl::desc(R"(
+Configuration in YAML or JSON, e.g. --config="{Checks: 'device-*'}".)"),
+                                   cl::init(""), cl::cat(Category));
+static cl::opt<std::string> ConfigFile("config-file", cl::desc(R"(
+A configuration file to read instead of the nearest '.torch-tidy'.)"),
+                                       cl::init(""), cl::cat(Category));
+static cl::opt<bool> Fix("fix", cl::desc("Apply the suggested fixes."),
+                         cl::init(false), cl::cat(Category));
+static cl::opt<bool> FixErrors("fix-errors", cl::desc(R"(
+Apply the suggested fixes even when the code has compiler errors.)"),
+                               cl::init(false), cl::cat(Category));
+static cl::opt<bool> FixNotes("fix-notes", cl::desc(R"(
+Apply fixes found in notes too (implies --fix).)"),
+                              cl::init(false), cl::cat(Category));
+static cl::opt<std::string> ExportFixes("export-fixes", cl::desc(R"(
+Write the suggested fixes to this YAML file, as clang-tidy does, for
+clang-apply-replacements.)"),
+                                        cl::value_desc("filename"),
+                                        cl::cat(Category));
+static cl::opt<bool> ListChecks("list-checks",
+                                cl::desc("List the enabled checks and exit."),
+                                cl::init(false), cl::cat(Category));
+static cl::opt<bool> DumpConfig("dump-config", cl::desc(R"(
+Print the configuration that applies to the first file (or the current
+directory) and exit.)"),
+                                cl::init(false), cl::cat(Category));
+static cl::opt<bool> Quiet("quiet", cl::desc("Print nothing but findings."),
+                           cl::init(false), cl::cat(Category));
+static cl::opt<bool> UseColor("use-color", cl::desc("Use colors in text "
+                                                    "output."),
+                              cl::cat(Category));
+static cl::list<std::string> ExtraArgs("extra-arg", cl::desc(R"(
+An argument to append to the compiler command line.)"),
+                                       cl::cat(Category));
+static cl::list<std::string> ExtraArgsBefore("extra-arg-before", cl::desc(R"(
+An argument to prepend to the compiler command line.)"),
+                                             cl::cat(Category));
+
+enum class Format { Text, Json, Sarif };
+static cl::opt<Format> OutputFormat(
+    "format", cl::desc("Output format:"),
+    cl::values(clEnumValN(Format::Text, "text", "clang-tidy's text (default)"),
+               clEnumValN(Format::Json, "json", "one JSON object per finding"),
+               clEnumValN(Format::Sarif, "sarif", "SARIF 2.1.0")),
+    cl::init(Format::Text), cl::cat(Category));
+static cl::opt<std::string> OutputFile("output", cl::desc(R"(
+Write the findings to this file instead of standard output.)"),
+                                       cl::value_desc("filename"),
+                                       cl::cat(Category));
+static cl::opt<unsigned> Jobs("j", cl::desc(R"(
+Number of files analyzed in parallel (default: the number of cores).)"),
+                              cl::init(0), cl::cat(Category));
+static cl::opt<std::string> SourceRoot("source-root", cl::desc(R"(
+Directory that SARIF paths are relative to (default: the current directory).)"),
+                                       cl::init(""), cl::cat(Category));
+
+/// A one-line error on stderr, in the style of clang's driver.
+static int fail(const llvm::Twine &Message) {
+  llvm::errs() << "torch-tidy: error: " << Message << "\n";
+  return 1;
+}
+
+static std::string absolute(llvm::StringRef Path) {
+  llvm::SmallString<256> Abs(Path);
+  llvm::sys::fs::make_absolute(Abs);
+  llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+  return std::string(Abs);
+}
+
+namespace {
+
+/// Reads '.torch-tidy' files only: a project's '.clang-tidy' configures other
+/// tools and must not switch torch-tidy's rules off.
+class TorchTidyFileOptionsProvider : public FileOptionsProvider {
+public:
+  TorchTidyFileOptionsProvider(ClangTidyOptions Defaults,
+                               ClangTidyOptions Overrides)
+      : FileOptionsProvider(ClangTidyGlobalOptions(), std::move(Defaults),
+                            std::move(Overrides), configHandlers()) {
+    // The handlers' constructor leaves the file system unset in LLVM 19.
+    FS = llvm::vfs::getRealFileSystem();
+  }
+
+private:
+  static ConfigFileHandlers configHandlers() {
+    ConfigFileHandlers Handlers;
+    Handlers.emplace_back(".torch-tidy", [](llvm::MemoryBufferRef Config) {
+      return parseConfiguration(Config);
+    });
+    return Handlers;
+  }
+};
+
+/// Builds the same options provider for every worker: each ClangTidyContext
+/// owns one, and providers cache per directory, so they are not shared.
+class OptionsFactory {
+public:
+  /// Parses --config/--config-file once, so that errors are reported before
+  /// any work starts.
+  llvm::Error init() {
+    Defaults.Checks = "-*,device-*";
+    Defaults.WarningsAsErrors = "";
+    Defaults.HeaderFilterRegex = HeaderFilter;
+    Defaults.SystemHeaders = SystemHeaders;
+    Defaults.User = llvm::sys::Process::GetEnv("USER");
+    if (Checks.getNumOccurrences())
+      Overrides.Checks = Checks;
+    if (WarningsAsErrors.getNumOccurrences())
+      Overrides.WarningsAsErrors = WarningsAsErrors;
+    if (HeaderFilter.getNumOccurrences())
+      Overrides.HeaderFilterRegex = HeaderFilter;
+    if (SystemHeaders.getNumOccurrences())
+      Overrides.SystemHeaders = SystemHeaders;
+    if (UseColor.getNumOccurrences())
+      Overrides.UseColor = UseColor;
+    if (!ExtraArgs.empty())
+      Overrides.ExtraArgs = std::vector<std::string>(ExtraArgs.begin(),
+                                                     ExtraArgs.end());
+    if (!ExtraArgsBefore.empty())
+      Overrides.ExtraArgsBefore = std::vector<std::string>(
+          ExtraArgsBefore.begin(), ExtraArgsBefore.end());
+
+    if (Config.getNumOccurrences() && ConfigFile.getNumOccurrences())
+      return error("--config-file and --config are mutually exclusive");
+    if (ConfigFile.getNumOccurrences()) {
+      auto Text = llvm::MemoryBuffer::getFile(ConfigFile);
+      if (!Text)
+        return error("cannot read config file '" + ConfigFile +
+                     "': " + Text.getError().message());
+      return parse((*Text)->getBuffer(), ConfigFile);
+    }
+    if (Config.getNumOccurrences())
+      return parse(Config, "<command-line-config>");
+    return llvm::Error::success();
+  }
+
+  std::unique_ptr<ClangTidyOptionsProvider> create() const {
+    if (Explicit)
+      return std::make_unique<ConfigOptionsProvider>(
+          ClangTidyGlobalOptions(),
+          ClangTidyOptions::getDefaults().merge(Defaults, 0), *Explicit,
+          Overrides);
+    return std::make_unique<TorchTidyFileOptionsProvider>(Defaults, Overrides);
+  }
+
+private:
+  static llvm::Error error(const llvm::Twine &Message) {
+    return llvm::createStringError(std::errc::invalid_argument,
+                                   Message.str().c_str());
+  }
+
+  llvm::Error parse(llvm::StringRef Text, llvm::StringRef Source) {
+    auto Parsed = parseConfiguration(llvm::MemoryBufferRef(Text, Source));
+    if (!Parsed)
+      return error("invalid configuration in " + Source + ": " +
+                   Parsed.getError().message());
+    Explicit = std::move(*Parsed);
+    return llvm::Error::success();
+  }
+
+  ClangTidyOptions Defaults, Overrides;
+  std::optional<ClangTidyOptions> Explicit;
+};
+
+/// Runs clang-tidy's engine on each file, \p Jobs files at a time.
+class Analysis {
+public:
+  Analysis(const OptionsFactory &Options,
+           const tooling::CompilationDatabase &Database)
+      : Options(Options), Database(Database) {}
+
+  std::vector<Finding> run(const std::vector<std::string> &Files,
+                           unsigned Jobs) {
+    Total = Files.size();
+    ShowProgress = !Quiet && llvm::sys::Process::StandardErrIsDisplayed();
+    std::vector<std::thread> Workers;
+    for (unsigned I = 0; I < std::min<size_t>(Jobs, Files.size()); ++I)
+      Workers.emplace_back([&] { work(Files); });
+    for (std::thread &Worker : Workers)
+      Worker.join();
+    if (ShowProgress)
+      llvm::errs() << "\r\033[K";
+    sortAndDeduplicate(Findings);
+    return std::move(Findings);
+  }
+
+private:
+  void work(const std::vector<std::string> &Files) {
+    while (true) {
+      size_t Index = Next++;
+      if (Index >= Files.size())
+        return;
+      progress(Files[Index]);
+      analyze(Files[Index]);
+    }
+  }
+
+  void analyze(const std::string &File) {
+    ClangTidyContext Context(Options.create());
+    // Each worker needs its own working directory: ClangTool changes it.
+    llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS(
+        new llvm::vfs::OverlayFileSystem(llvm::vfs::createPhysicalFileSystem()));
+    std::vector<ClangTidyError> Errors =
+        runClangTidy(Context, Database, {File}, FS, FixNotes);
+    std::lock_guard<std::mutex> Guard(Lock);
+    for (const ClangTidyError &Error : Errors)
+      Findings.push_back(toFinding(Error, Index));
+  }
+
+  void progress(const std::string &File) {
+    if (!ShowProgress)
+      return;
+    std::lock_guard<std::mutex> Guard(Lock);
+    llvm::errs() << "\r\033[K[" << ++Started << "/" << Total << "] " << File;
+  }
+
+  const OptionsFactory &Options;
+  const tooling::CompilationDatabase &Database;
+  std::atomic<size_t> Next{0};
+  size_t Started = 0, Total = 0;
+  bool ShowProgress = false;
+  std::mutex Lock;
+  SourceIndex Index;
+  std::vector<Finding> Findings;
+};
+
+} // namespace
+
+static void printVersion(llvm::raw_ostream &OS) {
+  OS << "torch-tidy " << TORCH_TIDY_VERSION
+     << " (clang-tidy engine, LLVM " LLVM_VERSION_STRING ")\n";
+}
+
+static int listChecks(const OptionsFactory &Options, llvm::StringRef File) {
+  ClangTidyOptions Effective = Options.create()->getOptions(absolute(File));
+  std::vector<std::string> Enabled = getCheckNames(Effective, false);
+  if (Enabled.empty())
+    return fail("no checks enabled");
+  llvm::outs() << "Enabled checks:";
+  for (const std::string &Name : Enabled)
+    llvm::outs() << "\n    " << Name;
+  llvm::outs() << "\n\n";
+  return 0;
+}
+
+static int dumpConfig(const OptionsFactory &Options, llvm::StringRef File) {
+  ClangTidyOptions Effective = Options.create()->getOptions(absolute(File));
+  Effective.CheckOptions = getCheckOptions(Effective, false);
+  llvm::outs() << configurationAsText(
+                      ClangTidyOptions::getDefaults().merge(Effective, 0))
+               << "\n";
+  return 0;
+}
+
+static llvm::Expected<std::unique_ptr<tooling::CompilationDatabase>>
+chooseDatabase(std::unique_ptr<tooling::CompilationDatabase> FromDashDash) {
+  if (FromDashDash)
+    return std::move(FromDashDash);
+  if (!BuildPath.empty())
+    return loadFromBuildPath(BuildPath);
+  auto Found = discoverAbove(SourcePaths.front());
+  if (!Found || *Found)
+    return Found;
+  llvm::errs() << "torch-tidy: warning: no compile_commands.json above '"
+               << SourcePaths.front()
+               << "'; running without flags (use -p <build-dir> or "
+                  "'-- <flags>')\n";
+  return std::make_unique<tooling::FixedCompilationDatabase>(
+      ".", std::vector<std::string>());
+}
+
+static std::vector<std::string>
+filesToAnalyze(const tooling::CompilationDatabase &Database) {
+  std::vector<std::string> Files;
+  if (SourcePaths.empty()) {
+    Files = Database.getAllFiles();
+    llvm::sort(Files);
+  } else {
+    for (const std::string &Path : SourcePaths)
+      Files.push_back(absolute(Path));
+  }
+  return Files;
+}
+
+/// Fails early on an output file that cannot be written, before the work.
+static llvm::Error checkWritable(llvm::StringRef Path) {
+  if (Path.empty())
+    return llvm::Error::success();
+  llvm::SmallString<256> Dir(absolute(Path));
+  llvm::sys::path::remove_filename(Dir);
+  if (!llvm::sys::fs::is_directory(Dir))
+    return llvm::createStringError(std::errc::no_such_file_or_directory,
+                                   "cannot write '%s': no directory '%s'",
+                                   Path.str().c_str(), Dir.c_str());
+  if (llvm::sys::fs::access(Dir, llvm::sys::fs::AccessMode::Write) ||
+      (llvm::sys::fs::exists(Path) &&
+       llvm::sys::fs::access(Path, llvm::sys::fs::AccessMode::Write)))
+    return llvm::createStringError(std::errc::permission_denied,
+                                   "cannot write '%s': permission denied",
+                                   Path.str().c_str());
+  return llvm::Error::success();
+}
+
+static std::string render(const std::vector<Finding> &Findings,
+                          bool ToTerminal) {
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  switch (OutputFormat) {
+  case Format::Text: {
+    bool Color = UseColor.getNumOccurrences()
+                     ? UseColor
+                     : ToTerminal && llvm::sys::Process::StandardOutHasColors();
+    writeText(OS, Findings, Color);
+    break;
+  }
+  case Format::Json:
+    writeJson(OS, Findings);
+    break;
+  case Format::Sarif:
+    writeSarif(OS, Findings,
+               absolute(SourceRoot.empty() ? "." : SourceRoot.getValue()));
+    break;
+  }
+  return Text;
+}
+
+static llvm::Error exportFixes(const std::vector<Finding> &Findings,
+                               const std::vector<ClangTidyError> &Errors) {
+  std::string Yaml;
+  llvm::raw_string_ostream OS(Yaml);
+  exportReplacements(Findings.empty() ? "" : Findings.front().Where.File,
+                     Errors, OS);
+  return writeFileAtomically(ExportFixes, OS.str());
+}
+
+/// clang-tidy's errors again, for exportReplacements, which reads them.
+static std::vector<ClangTidyError>
+asClangTidyErrors(const std::vector<Finding> &Findings) {
+  std::vector<ClangTidyError> Errors;
+  for (const Finding &F : Findings) {
+    ClangTidyError E(F.Check, ClangTidyError::Warning, F.BuildDirectory,
+                     F.IsWarningAsError);
+    E.Message.Message = F.Message;
+    E.Message.FilePath = F.Where.File;
+    E.Message.FileOffset = F.Where.Offset;
+    for (const Edit &Ed : F.Fixes) {
+      tooling::Replacement R(Ed.Where.File, Ed.Where.Offset, Ed.Where.Length,
+                             Ed.Replacement);
+      llvm::consumeError(E.Message.Fix[Ed.Where.File].add(R));
+    }
+    Errors.push_back(std::move(E));
+  }
+  return Errors;
+}
+
+int runDriver(int Argc, const char **Argv) {
+  llvm::InitLLVM Init(Argc, Argv);
+  std::string DashDashError;
+  std::unique_ptr<tooling::CompilationDatabase> FromDashDash =
+      tooling::FixedCompilationDatabase::loadFromCommandLine(Argc, Argv,
+                                                             DashDashError);
+  cl::HideUnrelatedOptions(Category);
+  cl::SetVersionPrinter(printVersion);
+  if (!cl::ParseCommandLineOptions(Argc, Argv, Overview, &llvm::errs()))
+    return 1;
+
+  OptionsFactory Options;
+  if (llvm::Error Err = Options.init())
+    return fail(llvm::toString(std::move(Err)));
+  llvm::StringRef FirstFile =
+      SourcePaths.empty() ? llvm::StringRef("dummy") : SourcePaths.front();
+  if (ListChecks)
+    return listChecks(Options, FirstFile);
+  if (DumpConfig)
+    return dumpConfig(Options, FirstFile);
+
+  if (SourcePaths.empty() && BuildPath.empty())
+    return fail("no input files; give files or -p <build-dir> (see --help)");
+  for (const std::string &Path : SourcePaths)
+    if (!llvm::sys::fs::exists(Path))
+      return fail("no such file: '" + Path + "'");
+  if (llvm::Error Err = checkWritable(OutputFile))
+    return fail(llvm::toString(std::move(Err)));
+  if (llvm::Error Err = checkWritable(ExportFixes))
+    return fail(llvm::toString(std::move(Err)));
+
+  auto Database = chooseDatabase(std::move(FromDashDash));
+  if (!Database)
+    return fail(llvm::toString(Database.takeError()));
+  std::unique_ptr<tooling::CompilationDatabase> Commands =
+      adaptForClang(std::move(*Database));
+  std::vector<std::string> Files = filesToAnalyze(*Commands);
+  if (Files.empty())
+    return fail("the compile database lists no files");
+
+  llvm::InitializeAllTargetInfos();
+  llvm::InitializeAllTargetMCs();
+  llvm::InitializeAllAsmParsers();
+
+  unsigned Parallel = Jobs ? Jobs : llvm::hardware_concurrency().compute_thread_count();
+  std::vector<Finding> Findings = Analysis(Options, *Commands).run(Files, Parallel);
+
+  bool CompilerErrors = llvm::any_of(
+      Findings, [](const Finding &F) { return F.isCompilerError(); });
+  unsigned WarningsAsErrorsCount = llvm::count_if(
+      Findings, [](const Finding &F) { return F.IsWarningAsError; });
+
+  if (!ExportFixes.empty())
+    if (llvm::Error Err = exportFixes(Findings, asClangTidyErrors(Findings)))
+      return fail(llvm::toString(std::move(Err)));
+
+  std::string Report = render(Findings, OutputFile.empty());
+  if (OutputFile.empty()) {
+    llvm::outs() << Report;
+    llvm::outs().flush();
+  } else if (llvm::Error Err = writeFileAtomically(OutputFile, Report)) {
+    return fail(llvm::toString(std::move(Err)));
+  }
+
+  if (Fix || FixErrors || FixNotes) {
+    if (CompilerErrors && !FixErrors) {
+      llvm::errs() << "Found compiler errors, but -fix-errors was not "
+                      "specified.\nFixes have NOT been applied.\n";
+    } else {
+      FixSummary Summary = applyFixes(Findings);
+      for (const std::string &Error : Summary.Errors)
+        llvm::errs() << "torch-tidy: error: " << Error << "\n";
+      if (!Quiet)
+        llvm::errs() << "torch-tidy applied " << Summary.Applied << " of "
+                     << Summary.Suggested << " suggested fixes.\n";
+      if (!Summary.Errors.empty())
+        return 1;
+    }
+  }
+
+  if (WarningsAsErrorsCount) {
+    if (!Quiet)
+      llvm::errs() << WarningsAsErrorsCount << " warning"
+                   << (WarningsAsErrorsCount == 1 ? "" : "s")
+                   << " treated as error"
+                   << (WarningsAsErrorsCount == 1 ? "" : "s") << "\n";
+    return 1;
+  }
+  if (CompilerErrors) {
+    if (FixErrors)
+      return 0;
+    llvm::errs() << "torch-tidy: error: compiler errors in the input; "
+                    "findings may be incomplete\n";
+    return 1;
+  }
+  return 0;
+}
+
+} // namespace torch_tidy

@@ -1,0 +1,97 @@
+//===--- Finding.cpp - One diagnostic, ready for every output format ------===//
+
+#include "Finding.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include <algorithm>
+#include <tuple>
+
+namespace torch_tidy {
+
+const std::vector<unsigned> &SourceIndex::lineStarts(const std::string &File) {
+  auto [It, Inserted] = LineStarts.try_emplace(File);
+  if (!Inserted)
+    return It->second;
+  std::vector<unsigned> &Starts = It->second;
+  Starts.push_back(0);
+  if (auto Buffer = llvm::MemoryBuffer::getFile(File, /*IsText=*/false,
+                                                /*RequiresNullTerminator=*/false)) {
+    llvm::StringRef Text = (*Buffer)->getBuffer();
+    for (size_t I = 0; I < Text.size(); ++I)
+      if (Text[I] == '\n')
+        Starts.push_back(I + 1);
+  }
+  return Starts;
+}
+
+static std::pair<unsigned, unsigned>
+lineAndColumn(const std::vector<unsigned> &Starts, unsigned Offset) {
+  auto Next = std::upper_bound(Starts.begin(), Starts.end(), Offset);
+  unsigned LineIndex = std::distance(Starts.begin(), Next) - 1;
+  return {LineIndex + 1, Offset - Starts[LineIndex] + 1};
+}
+
+void SourceIndex::locate(Span &S) {
+  if (S.File.empty())
+    return;
+  std::lock_guard<std::mutex> Guard(Lock);
+  const std::vector<unsigned> &Starts = lineStarts(S.File);
+  std::tie(S.Line, S.Column) = lineAndColumn(Starts, S.Offset);
+  std::tie(S.EndLine, S.EndColumn) = lineAndColumn(Starts, S.Offset + S.Length);
+}
+
+static Span makeSpan(const std::string &File, unsigned Offset, unsigned Length,
+                     SourceIndex &Index) {
+  Span S{File, Offset, Length};
+  Index.locate(S);
+  return S;
+}
+
+static std::vector<Edit>
+toEdits(const llvm::StringMap<clang::tooling::Replacements> &Fix,
+        SourceIndex &Index) {
+  std::vector<Edit> Edits;
+  for (const auto &FileFixes : Fix)
+    for (const clang::tooling::Replacement &R : FileFixes.second)
+      Edits.push_back({makeSpan(R.getFilePath().str(), R.getOffset(),
+                                R.getLength(), Index),
+                       R.getReplacementText().str()});
+  return Edits;
+}
+
+Finding toFinding(const clang::tidy::ClangTidyError &Error,
+                  SourceIndex &Index) {
+  const clang::tooling::DiagnosticMessage &Message = Error.Message;
+  Finding F;
+  F.Check = Error.DiagnosticName;
+  F.Message = Message.Message;
+  F.IsError = Error.DiagLevel == clang::tooling::Diagnostic::Error ||
+              Error.IsWarningAsError;
+  F.IsWarningAsError = Error.IsWarningAsError;
+  F.BuildDirectory = Error.BuildDirectory;
+  F.Where = makeSpan(Message.FilePath, Message.FileOffset, 0, Index);
+  for (const clang::tooling::FileByteRange &Range : Message.Ranges)
+    F.Ranges.push_back(
+        makeSpan(Range.FilePath, Range.FileOffset, Range.Length, Index));
+  F.Fixes = toEdits(Message.Fix, Index);
+  for (const clang::tooling::DiagnosticMessage &N : Error.Notes)
+    F.Notes.push_back({makeSpan(N.FilePath, N.FileOffset, 0, Index),
+                       N.Message, toEdits(N.Fix, Index)});
+  return F;
+}
+
+void sortAndDeduplicate(std::vector<Finding> &Findings) {
+  auto Key = [](const Finding &F) {
+    return std::tie(F.Where.File, F.Where.Offset, F.Check, F.Message);
+  };
+  std::stable_sort(Findings.begin(), Findings.end(),
+                   [&](const Finding &A, const Finding &B) {
+                     return Key(A) < Key(B);
+                   });
+  Findings.erase(std::unique(Findings.begin(), Findings.end(),
+                             [&](const Finding &A, const Finding &B) {
+                               return Key(A) == Key(B);
+                             }),
+                 Findings.end());
+}
+
+} // namespace torch_tidy

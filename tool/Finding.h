@@ -1,0 +1,80 @@
+//===--- Finding.h - One diagnostic, ready for every output format --------===//
+
+#ifndef TORCH_TIDY_TOOL_FINDING_H
+#define TORCH_TIDY_TOOL_FINDING_H
+
+#include "clang-tidy/ClangTidyDiagnosticConsumer.h"
+#include "llvm/ADT/StringMap.h"
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace torch_tidy {
+
+/// A range of one file, as byte offsets and as 1-based lines and columns.
+struct Span {
+  std::string File; // absolute path
+  unsigned Offset = 0;
+  unsigned Length = 0;
+  unsigned Line = 0, Column = 0;
+  unsigned EndLine = 0, EndColumn = 0;
+};
+
+struct Edit {
+  Span Where;
+  std::string Replacement;
+};
+
+struct Note {
+  Span Where;
+  std::string Message;
+  std::vector<Edit> Edits;
+};
+
+/// What the probe said when it replayed the finding's plan.
+struct Verdict {
+  std::string Outcome; // confirmed, not-reproduced, inconclusive, ...
+  std::string Device;  // e.g. "cuda:0 NVIDIA H200"
+  std::string Message; // LibTorch's message or the observed fact
+};
+
+struct Finding {
+  std::string Check;
+  std::string Message;
+  bool IsError = false;          // a compiler error or a warning as error
+  bool IsWarningAsError = false;
+  Span Where;
+  std::vector<Span> Ranges;
+  std::vector<Note> Notes;
+  std::vector<Edit> Fixes;
+  std::string BuildDirectory;
+  std::optional<Verdict> Confirmation;
+
+  bool isCompilerError() const {
+    return IsError && !IsWarningAsError;
+  }
+};
+
+/// Maps byte offsets of files to lines and columns, reading each file once.
+class SourceIndex {
+public:
+  /// Fills Line/Column/EndLine/EndColumn of \p S from its File/Offset/Length.
+  void locate(Span &S);
+
+private:
+  const std::vector<unsigned> &lineStarts(const std::string &File);
+  std::mutex Lock;
+  std::map<std::string, std::vector<unsigned>> LineStarts;
+};
+
+Finding toFinding(const clang::tidy::ClangTidyError &Error, SourceIndex &Index);
+
+/// Sorts by file, offset and check, and drops findings reported twice (a
+/// header seen from two translation units).
+void sortAndDeduplicate(std::vector<Finding> &Findings);
+
+} // namespace torch_tidy
+
+#endif // TORCH_TIDY_TOOL_FINDING_H

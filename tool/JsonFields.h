@@ -1,0 +1,22 @@
+//===--- JsonFields.h - Fields shared by the JSON and SARIF writers -------===//
+
+#ifndef TORCH_TIDY_TOOL_JSONFIELDS_H
+#define TORCH_TIDY_TOOL_JSONFIELDS_H
+
+#include "Finding.h"
+#include <nlohmann/json.hpp>
+
+namespace torch_tidy {
+
+/// "error" for compiler errors and warnings as errors, else "warning".
+inline const char *severity(const Finding &F) {
+  return F.IsError ? "error" : "warning";
+}
+
+inline nlohmann::json verdictJson(const Verdict &V) {
+  return {{"verdict", V.Outcome}, {"device", V.Device}, {"message", V.Message}};
+}
+
+} // namespace torch_tidy
+
+#endif // TORCH_TIDY_TOOL_JSONFIELDS_H

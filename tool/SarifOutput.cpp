@@ -1,0 +1,205 @@
+//===--- SarifOutput.cpp - SARIF 2.1.0 for code scanning ------------------===//
+
+#include "JsonFields.h"
+#include "Output.h"
+#include "Version.h"
+#include "CheckCatalog.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/xxhash.h"
+#include <map>
+
+namespace torch_tidy {
+
+using clang::tidy::torch_tidy::checkCatalog;
+using clang::tidy::torch_tidy::findCheck;
+
+namespace {
+
+class SarifBuilder {
+public:
+  explicit SarifBuilder(std::string SourceRoot)
+      : SourceRoot(std::move(SourceRoot)) {
+    // Every rule is described, found or not, so code scanning knows them all.
+    for (const auto &Info : checkCatalog())
+      ruleIndex(Info.Name.str());
+  }
+
+  nlohmann::json build(const std::vector<Finding> &Findings) {
+    nlohmann::json Results = nlohmann::json::array();
+    for (const Finding &F : Findings)
+      Results.push_back(result(F));
+    nlohmann::json Driver = {{"name", "torch-tidy"},
+                             {"version", TORCH_TIDY_VERSION},
+                             {"informationUri", TORCH_TIDY_INFO_URI},
+                             {"rules", Rules}};
+    nlohmann::json Run = {{"tool", {{"driver", Driver}}},
+                          {"columnKind", "utf16CodeUnits"},
+                          {"results", Results}};
+    if (!SourceRoot.empty())
+      Run["originalUriBaseIds"] = {
+          {"SRCROOT", {{"uri", "file://" + withSlash(SourceRoot)}}}};
+    return {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+            {"version", "2.1.0"},
+            {"runs", {Run}}};
+  }
+
+private:
+  static std::string withSlash(std::string Path) {
+    if (Path.empty() || Path.back() != '/')
+      Path += '/';
+    return Path;
+  }
+
+  nlohmann::json artifact(const std::string &File) const {
+    llvm::StringRef Path(File);
+    std::string Root = withSlash(SourceRoot);
+    if (!SourceRoot.empty() && Path.starts_with(Root))
+      return {{"uri", Path.drop_front(Root.size()).str()},
+              {"uriBaseId", "SRCROOT"}};
+    return {{"uri", "file://" + File}};
+  }
+
+  static nlohmann::json region(const Span &Begin, const Span *Extent) {
+    const Span &End = Extent ? *Extent : Begin;
+    unsigned EndColumn =
+        Extent ? End.EndColumn : std::max(Begin.Column, 1u) + 1;
+    unsigned EndLine = Extent ? End.EndLine : Begin.Line;
+    return {{"startLine", Begin.Line},
+            {"startColumn", Begin.Column},
+            {"endLine", EndLine},
+            {"endColumn", EndColumn}};
+  }
+
+  /// The range that starts where the diagnostic points, if any: its end is
+  /// the end of the primary region.
+  static const Span *extentOf(const Finding &F) {
+    for (const Span &Range : F.Ranges)
+      if (Range.File == F.Where.File && Range.Offset == F.Where.Offset &&
+          Range.Length > 0)
+        return &Range;
+    return nullptr;
+  }
+
+  nlohmann::json location(const Span &S, const Span *Extent) const {
+    return {{"physicalLocation",
+             {{"artifactLocation", artifact(S.File)},
+              {"region", region(S, Extent)}}}};
+  }
+
+  unsigned ruleIndex(const std::string &Check) {
+    auto [It, Inserted] = RuleIndex.try_emplace(Check, Rules.size());
+    if (Inserted)
+      Rules.push_back(rule(Check));
+    return It->second;
+  }
+
+  static nlohmann::json rule(const std::string &Check) {
+    nlohmann::json Rule = {{"id", Check},
+                           {"defaultConfiguration", {{"level", "warning"}}}};
+    if (const auto *Info = findCheck(Check)) {
+      std::string HelpUri =
+          std::string(TORCH_TIDY_INFO_URI) + "/blob/main/docs/checks/" + Check +
+          ".md";
+      Rule["shortDescription"] = {{"text", Info->Summary.str()}};
+      Rule["fullDescription"] = {{"text", Info->Description.str()}};
+      Rule["help"] = {{"text", Info->Description.str() + " See " + HelpUri},
+                      {"markdown", Info->Description.str() + "\n\n[" + Check +
+                                       "](" + HelpUri + ")"}};
+      Rule["helpUri"] = HelpUri;
+    } else {
+      // Compiler diagnostics (clang-diagnostic-*) have no doc page.
+      Rule["shortDescription"] = {{"text", "Compiler diagnostic " + Check}};
+      Rule["fullDescription"] = {{"text", "A diagnostic of the compiler."}};
+      Rule["help"] = {{"text", "A diagnostic of the compiler."}};
+    }
+    return Rule;
+  }
+
+  nlohmann::json fixes(const Finding &F) const {
+    if (F.Fixes.empty())
+      return nlohmann::json::array();
+    std::map<std::string, nlohmann::json> ByFile;
+    for (const Edit &E : F.Fixes) {
+      nlohmann::json &Change = ByFile[E.Where.File];
+      if (Change.is_null())
+        Change = {{"artifactLocation", artifact(E.Where.File)},
+                  {"replacements", nlohmann::json::array()}};
+      Change["replacements"].push_back(
+          {{"deletedRegion",
+            {{"startLine", E.Where.Line},
+             {"startColumn", E.Where.Column},
+             {"endLine", E.Where.EndLine},
+             {"endColumn", E.Where.EndColumn}}},
+           {"insertedContent", {{"text", E.Replacement}}}});
+    }
+    nlohmann::json Changes = nlohmann::json::array();
+    for (auto &Entry : ByFile)
+      Changes.push_back(std::move(Entry.second));
+    return {{{"description", {{"text", "Apply the suggested fix"}}},
+             {"artifactChanges", Changes}}};
+  }
+
+  /// Stable across runs and unrelated edits: the rule, the file, the text of
+  /// the reported line (not its number) and the message.
+  std::string fingerprint(const Finding &F) {
+    std::string Key = F.Check + "\n" +
+                      artifact(F.Where.File)["uri"].get<std::string>() + "\n" +
+                      lineText(F.Where).str() + "\n" + F.Message;
+    unsigned &Seen = Occurrences[Key];
+    ++Seen;
+    return llvm::utohexstr(llvm::xxh3_64bits(Key), /*LowerCase=*/true) + ":" +
+           std::to_string(Seen);
+  }
+
+  llvm::StringRef lineText(const Span &S) {
+    auto [It, Inserted] = Contents.try_emplace(S.File);
+    if (Inserted)
+      if (auto Buffer = llvm::MemoryBuffer::getFile(S.File))
+        It->second = (*Buffer)->getBuffer().str();
+    llvm::StringRef Text = It->second;
+    size_t Start = Text.rfind('\n', S.Offset ? S.Offset - 1 : 0);
+    Start = (Start == llvm::StringRef::npos || S.Offset == 0) ? 0 : Start + 1;
+    return Text.substr(Start).split('\n').first.trim();
+  }
+
+  nlohmann::json result(const Finding &F) {
+    nlohmann::json Result = {{"ruleId", F.Check},
+                             {"ruleIndex", ruleIndex(F.Check)},
+                             {"level", severity(F)},
+                             {"message", {{"text", F.Message}}},
+                             {"locations", {location(F.Where, extentOf(F))}}};
+    nlohmann::json Related = nlohmann::json::array();
+    for (size_t I = 0; I < F.Notes.size(); ++I) {
+      nlohmann::json Loc = location(F.Notes[I].Where, nullptr);
+      Loc["id"] = I;
+      Loc["message"] = {{"text", F.Notes[I].Message}};
+      Related.push_back(std::move(Loc));
+    }
+    if (!Related.empty())
+      Result["relatedLocations"] = std::move(Related);
+    Result["fixes"] = fixes(F);
+    Result["partialFingerprints"] = {{"torchTidyFindingHash/v1",
+                                      fingerprint(F)}};
+    if (F.Confirmation)
+      Result["properties"] = verdictJson(*F.Confirmation);
+    return Result;
+  }
+
+  std::string SourceRoot;
+  nlohmann::json Rules = nlohmann::json::array();
+  std::map<std::string, unsigned> RuleIndex;
+  std::map<std::string, unsigned> Occurrences;
+  std::map<std::string, std::string> Contents;
+};
+
+} // namespace
+
+void writeSarif(llvm::raw_ostream &OS, const std::vector<Finding> &Findings,
+                const std::string &SourceRoot) {
+  OS << SarifBuilder(SourceRoot).build(Findings).dump(2) << "\n";
+  OS.flush();
+}
+
+} // namespace torch_tidy
