@@ -2,8 +2,8 @@
 
 #include "LoadWithoutDeviceCheck.h"
 #include "api/TorchApi.h"
+#include "utils/AstHelpers.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/ParentMapContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 
 using namespace clang::ast_matchers;
@@ -23,48 +23,6 @@ static bool passesADevice(const CallExpr &Call) {
   return false;
 }
 
-static void addDevicesDeclaredIn(const CompoundStmt &Block,
-                                 SourceLocation Before, const SourceManager &SM,
-                                 llvm::SmallVectorImpl<const ValueDecl *> &Out) {
-  for (const Stmt *S : Block.body()) {
-    if (!SM.isBeforeInTranslationUnit(S->getEndLoc(), Before))
-      break;
-    if (const auto *Decls = dyn_cast<DeclStmt>(S))
-      for (const Decl *D : Decls->decls())
-        if (const auto *Var = dyn_cast<VarDecl>(D))
-          if (api::isDeviceType(Var->getType()))
-            Out.push_back(Var);
-  }
-}
-
-/// The `c10::Device` variables that can be named at \p Call: locals declared
-/// before it in enclosing blocks, parameters, and fields of the class.
-static llvm::SmallVector<const ValueDecl *, 2>
-devicesInScope(const CallExpr &Call, ASTContext &Ctx) {
-  llvm::SmallVector<const ValueDecl *, 2> Devices;
-  DynTypedNodeList Parents = Ctx.getParents(Call);
-  while (!Parents.empty()) {
-    const DynTypedNode &Parent = Parents[0];
-    if (const auto *Block = Parent.get<CompoundStmt>())
-      addDevicesDeclaredIn(*Block, Call.getBeginLoc(), Ctx.getSourceManager(),
-                           Devices);
-    if (Parent.get<LambdaExpr>())
-      break; // Captures would change the lambda: stop at its boundary.
-    if (const auto *Fn = Parent.get<FunctionDecl>()) {
-      for (const ParmVarDecl *Param : Fn->parameters())
-        if (api::isDeviceType(Param->getType()))
-          Devices.push_back(Param);
-      if (const auto *Method = dyn_cast<CXXMethodDecl>(Fn))
-        for (const FieldDecl *Field : Method->getParent()->fields())
-          if (api::isDeviceType(Field->getType()))
-            Devices.push_back(Field);
-      break;
-    }
-    Parents = Ctx.getParents(Parent);
-  }
-  return Devices;
-}
-
 void LoadWithoutDeviceCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
   const auto *Fn = Result.Nodes.getNodeAs<FunctionDecl>("fn");
@@ -77,7 +35,7 @@ void LoadWithoutDeviceCheck::check(const MatchFinder::MatchResult &Result) {
                    "it was saved from%select{|, and the existing parameters "
                    "adopt it}1; pass the device to load to")
               << Name << (Name == "torch::load") << Call->getSourceRange();
-  auto Devices = devicesInScope(*Call, *Result.Context);
+  auto Devices = utils::devicesInScope(*Call, *Result.Context);
   if (Devices.size() == 1 && Call->getRParenLoc().isValid() &&
       !Call->getRParenLoc().isMacroID())
     Diag << FixItHint::CreateInsertion(Call->getRParenLoc(),

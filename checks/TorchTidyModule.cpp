@@ -6,9 +6,15 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DeviceMismatchCheck.h"
 #include "DiscardedToCheck.h"
+#include "FactoryWithoutDeviceCheck.h"
 #include "LoadWithoutDeviceCheck.h"
 #include "LoopCopyToCheck.h"
+#include "MidGraphToCheck.h"
+#include "UnmovedInputCheck.h"
+#include "UnmovedTargetCheck.h"
+#include "UnregisteredMemberCheck.h"
 #include "clang-tidy/ClangTidyModule.h"
 #include "clang-tidy/ClangTidyModuleRegistry.h"
 
@@ -18,9 +24,17 @@ class TorchTidyModule : public ClangTidyModule {
 public:
   void addCheckFactories(ClangTidyCheckFactories &Factories) override {
     Factories.registerCheck<DiscardedToCheck>("device-discarded-to");
+    Factories.registerCheck<FactoryWithoutDeviceCheck>(
+        "device-factory-without-device");
     Factories.registerCheck<LoadWithoutDeviceCheck>(
         "device-load-without-device");
     Factories.registerCheck<LoopCopyToCheck>("device-loop-copy-to");
+    Factories.registerCheck<MidGraphToCheck>("device-mid-graph-to");
+    Factories.registerCheck<DeviceMismatchCheck>("device-mismatch");
+    Factories.registerCheck<UnmovedInputCheck>("device-unmoved-input");
+    Factories.registerCheck<UnmovedTargetCheck>("device-unmoved-target");
+    Factories.registerCheck<UnregisteredMemberCheck>(
+        "device-unregistered-member");
   }
 };
 

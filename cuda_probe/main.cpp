@@ -14,12 +14,12 @@
 #include <torch/version.h>
 
 #include <algorithm>
-#include <csignal>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sys/resource.h>
+#include <unistd.h>
 
 namespace fs = std::filesystem;
 using nlohmann::json;

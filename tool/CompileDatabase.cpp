@@ -7,6 +7,8 @@
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include <mutex>
@@ -17,6 +19,13 @@ using namespace clang::tooling;
 
 static llvm::Expected<std::unique_ptr<CompilationDatabase>>
 loadJsonFile(llvm::StringRef File) {
+  // clang's YAML-based loader accepts a truncated file (e.g. "[{...},") as
+  // the entries before the cut, printing a YAML error; reject it instead.
+  if (auto Text = llvm::MemoryBuffer::getFile(File))
+    if (auto Parsed = llvm::json::parse((*Text)->getBuffer()); !Parsed)
+      return llvm::createStringError(
+          std::errc::invalid_argument, "cannot load compile database '%s': %s",
+          File.str().c_str(), llvm::toString(Parsed.takeError()).c_str());
   std::string Error;
   std::unique_ptr<CompilationDatabase> Database =
       JSONCompilationDatabase::loadFromFile(File, Error,

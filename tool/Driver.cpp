@@ -20,6 +20,7 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/VirtualFileSystem.h"
@@ -227,10 +228,20 @@ private:
   }
 
   llvm::Error parse(llvm::StringRef Text, llvm::StringRef Source) {
-    auto Parsed = parseConfiguration(llvm::MemoryBufferRef(Text, Source));
+    // The YAML parser's own diagnostic (three lines on stderr) becomes part
+    // of our one-line error.
+    std::string Problem;
+    auto Parsed = parseConfigurationWithDiags(
+        llvm::MemoryBufferRef(Text, Source), [&](const llvm::SMDiagnostic &D) {
+          if (Problem.empty())
+            Problem = (llvm::Twine(D.getLineNo()) + ":" +
+                       llvm::Twine(D.getColumnNo() + 1) + ": " +
+                       D.getMessage())
+                          .str();
+        });
     if (!Parsed)
       return error("invalid configuration in " + Source + ": " +
-                   Parsed.getError().message());
+                   (Problem.empty() ? Parsed.getError().message() : Problem));
     Explicit = std::move(*Parsed);
     return llvm::Error::success();
   }
@@ -363,6 +374,10 @@ filesToAnalyze(const tooling::CompilationDatabase &Database) {
 static llvm::Error checkWritable(llvm::StringRef Path) {
   if (Path.empty())
     return llvm::Error::success();
+  if (llvm::sys::fs::is_directory(Path))
+    return llvm::createStringError(std::errc::is_a_directory,
+                                   "cannot write '%s': it is a directory",
+                                   Path.str().c_str());
   llvm::SmallString<256> Dir(absolute(Path));
   llvm::sys::path::remove_filename(Dir);
   if (!llvm::sys::fs::is_directory(Dir))

@@ -2,6 +2,7 @@
 
 #include "FixApplier.h"
 #include "clang/Tooling/Core/Replacement.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -13,8 +14,14 @@ namespace torch_tidy {
 using clang::tooling::Replacement;
 using clang::tooling::Replacements;
 
-llvm::Error writeFileAtomically(llvm::StringRef Path,
+llvm::Error writeFileAtomically(llvm::StringRef RequestedPath,
                                 llvm::StringRef Contents) {
+  // Through a symbolic link, replace the file it names and keep the link.
+  llvm::SmallString<256> Resolved(RequestedPath);
+  if (llvm::sys::fs::is_symlink_file(RequestedPath) &&
+      llvm::sys::fs::real_path(RequestedPath, Resolved))
+    Resolved = RequestedPath;
+  llvm::StringRef Path = Resolved;
   llvm::SmallString<256> Temp;
   int FD;
   llvm::SmallString<256> Model(Path);
@@ -49,6 +56,10 @@ static bool addAll(const std::vector<Edit> &Fixes,
   std::map<std::string, Replacements> Trial = ByFile;
   for (const Edit &E : Fixes) {
     Replacement R(E.Where.File, E.Where.Offset, E.Where.Length, E.Replacement);
+    // The same edit again (two findings with one fix) is applied once:
+    // Replacements would concatenate two equal insertions.
+    if (llvm::is_contained(Trial[E.Where.File], R))
+      continue;
     if (llvm::Error Err = Trial[E.Where.File].add(R)) {
       llvm::consumeError(std::move(Err));
       return false;

@@ -15,6 +15,7 @@
 #include "clang/AST/Type.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "llvm/ADT/StringRef.h"
+#include <optional>
 
 namespace clang::tidy::torch_tidy::api {
 
@@ -57,7 +58,52 @@ inline auto checkpointLoadFunction() {
 }
 
 bool isTensorType(QualType Type);
+/// std::vector<at::Tensor>, at::TensorList and similar sequences of tensors.
+bool isTensorSequenceType(QualType Type);
 bool isDeviceType(QualType Type);
+bool isTensorOptionsType(QualType Type);
+/// A torch::nn::Module subclass.
+bool isModuleClass(const CXXRecordDecl *Record);
+/// How a module is held: `std::shared_ptr<M>`, `torch::nn::Linear` (a
+/// ModuleHolder) or a module object itself. Returns the module class.
+const CXXRecordDecl *heldModule(QualType Type);
+/// A loss module such as torch::nn::CrossEntropyLossImpl.
+bool isLossModule(const CXXRecordDecl *Module);
+/// torch::data::Example: what a torch::data DataLoader yields (on the CPU).
+bool isDataExample(QualType Type);
+/// Declared by LibTorch itself (namespaces at, c10, torch, caffe2): never
+/// analysed, never reported.
+bool isLibTorchInternal(const Decl *D);
+
+/// What a LibTorch function does with the devices of its tensor operands.
+enum class OpKind {
+  Other,
+  /// Creates a tensor: zeros, ones, rand, tensor, arange, ...
+  Factory,
+  /// Creates a tensor like its first argument: zeros_like, ...
+  FactoryLike,
+  /// TensorIterator element-wise op: accepts one 0-dim CPU input beside
+  /// accelerator operands (`+ - * /`, comparisons, pow, minimum, ...).
+  ElementWise,
+  /// Element-wise op that writes into its first operand (`+=`, add_, ...):
+  /// the 0-dim exemption covers inputs only, not the output.
+  ElementWiseInPlace,
+  /// Ops whose device check is generated and allow no CPU operand (mm, cat,
+  /// clamp with tensor bounds, lerp, index_select, ...).
+  SameDevice,
+  /// Loss functions: no CPU operand either; reported as losses/metrics.
+  Loss,
+};
+OpKind classifyFunction(const FunctionDecl *Fn);
+/// Whether a factory's sizes argument `{}` or scalar argument makes a 0-dim
+/// tensor: `torch::zeros({})`, `torch::tensor(0.5)`, `torch::scalar_tensor`.
+bool isZeroDimFactoryCall(const CallExpr &Call);
+
+/// The device a DeviceType constant such as `torch::kCUDA` names: true for
+/// accelerators, false for kCPU, nothing for other names.
+std::optional<bool> isAcceleratorConstant(const NamedDecl *D);
+/// The same for a device string literal: "cuda:1" → true, "cpu" → false.
+std::optional<bool> isAcceleratorString(llvm::StringRef Text);
 /// c10::Device, c10::DeviceType or c10::optional<c10::Device>: an argument of
 /// one of these types names the device a checkpoint is loaded to.
 bool namesADevice(QualType Type);

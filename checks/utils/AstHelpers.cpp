@@ -1,6 +1,7 @@
 //===--- AstHelpers.cpp - Small AST queries shared by the checks ----------===//
 
 #include "AstHelpers.h"
+#include "api/TorchApi.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/StmtCXX.h"
@@ -101,6 +102,48 @@ std::optional<std::string> sourceText(const Expr &E, const ASTContext &Ctx) {
   return Lexer::getSourceText(CharSourceRange::getTokenRange(Range),
                               Ctx.getSourceManager(), Ctx.getLangOpts())
       .str();
+}
+
+static void addDevicesDeclaredIn(const CompoundStmt &Block,
+                                 SourceLocation Before, const SourceManager &SM,
+                                 llvm::SmallVectorImpl<const ValueDecl *> &Out) {
+  for (const Stmt *S : Block.body()) {
+    if (!SM.isBeforeInTranslationUnit(S->getEndLoc(), Before))
+      break;
+    if (const auto *Decls = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : Decls->decls())
+        if (const auto *Var = dyn_cast<VarDecl>(D))
+          if (api::isDeviceType(Var->getType()))
+            Out.push_back(Var);
+  }
+}
+
+/// The `c10::Device` variables that can be named at \p Call: locals declared
+/// before it in enclosing blocks, parameters, and fields of the class.
+llvm::SmallVector<const ValueDecl *, 2>
+devicesInScope(const Stmt &Call, ASTContext &Ctx) {
+  llvm::SmallVector<const ValueDecl *, 2> Devices;
+  DynTypedNodeList Parents = Ctx.getParents(Call);
+  while (!Parents.empty()) {
+    const DynTypedNode &Parent = Parents[0];
+    if (const auto *Block = Parent.get<CompoundStmt>())
+      addDevicesDeclaredIn(*Block, Call.getBeginLoc(), Ctx.getSourceManager(),
+                           Devices);
+    if (Parent.get<LambdaExpr>())
+      break; // Captures would change the lambda: stop at its boundary.
+    if (const auto *Fn = Parent.get<FunctionDecl>()) {
+      for (const ParmVarDecl *Param : Fn->parameters())
+        if (api::isDeviceType(Param->getType()))
+          Devices.push_back(Param);
+      if (const auto *Method = dyn_cast<CXXMethodDecl>(Fn))
+        for (const FieldDecl *Field : Method->getParent()->fields())
+          if (api::isDeviceType(Field->getType()))
+            Devices.push_back(Field);
+      break;
+    }
+    Parents = Ctx.getParents(Parent);
+  }
+  return Devices;
 }
 
 } // namespace clang::tidy::torch_tidy::utils

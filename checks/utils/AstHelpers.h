@@ -6,6 +6,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
+#include "llvm/ADT/SmallVector.h"
 #include <optional>
 #include <string>
 
@@ -29,6 +30,11 @@ const Stmt *enclosingFunctionBody(const Stmt &S, ASTContext &Ctx);
 
 /// The source text of \p E, or nothing if it comes from a macro.
 std::optional<std::string> sourceText(const Expr &E, const ASTContext &Ctx);
+
+/// The `c10::Device` variables that can be named at \p S: locals declared
+/// before it in enclosing blocks, parameters, and fields of the class.
+llvm::SmallVector<const ValueDecl *, 2> devicesInScope(const Stmt &S,
+                                                       ASTContext &Ctx);
 
 } // namespace clang::tidy::torch_tidy::utils
 

@@ -40,8 +40,8 @@ int main(int argc, char** argv) {
       auto teacher_p = torch::softmax(cache[i].to(device) / T, 1);
       auto kd = torch::kl_div(student_logp, teacher_p, at::Reduction::Mean) * (T * T);
 
-      auto teacher_cpu = cache[i];
-      auto agree = student_logp.argmax(1).eq(teacher_cpu.argmax(1));  // BUG(device-mismatch): teacher_cpu is the host cache, student_logp is on the device
+      auto teacher_pred = cache[i].argmax(1).cpu();  // labels for the agreement metric
+      auto agree = student_logp.argmax(1).eq(teacher_pred);  // BUG(device-mismatch): teacher_pred is on the CPU, student_logp on the device
       opt.zero_grad();
       kd.backward();
       opt.step();

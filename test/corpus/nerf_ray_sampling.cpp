@@ -39,6 +39,6 @@ int main() {
   auto p2 = sample_points(rays, 2.0, 6.0, 64, device);
   auto enc = positional_encoding(p2, 10);
   auto bg = torch::ones({3});  // white background, composited on the CPU preview below
-  auto preview = enc.mean({0, 1}).narrow(0, 0, 3).cpu() * 0.5 + bg * 0.5;
+  auto preview = enc.flatten(0, 1).mean(0).narrow(0, 0, 3).cpu() * 0.5 + bg * 0.5;
   std::cout << p1.sizes() << enc.sizes() << preview << '\n';
 }

@@ -1,0 +1,50 @@
+//===--- FlowCheck.h - Base of the checks that read the device dataflow ---===//
+
+#ifndef TORCH_TIDY_CHECKS_FLOW_FLOWCHECK_H
+#define TORCH_TIDY_CHECKS_FLOW_FLOWCHECK_H
+
+#include "DeviceFlow.h"
+#include "clang-tidy/ClangTidyCheck.h"
+
+namespace clang::tidy::torch_tidy::flow {
+
+/// Runs the device dataflow on every function of the user's code (once per
+/// function, whichever checks ask) and hands its facts to report(). Quiet in
+/// a translation unit that never names an accelerator.
+class FlowCheck : public ClangTidyCheck {
+public:
+  using ClangTidyCheck::ClangTidyCheck;
+  bool isLanguageVersionSupported(const LangOptions &LangOpts) const override {
+    return LangOpts.CPlusPlus17;
+  }
+  void registerMatchers(ast_matchers::MatchFinder *Finder) override;
+  void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
+
+protected:
+  virtual void report(const FunctionFacts &Facts, ASTContext &Ctx) = 0;
+
+  /// Conflicts of \p Cause, each reported once per translation unit.
+  std::vector<const Conflict *> conflictsOf(const FunctionFacts &Facts,
+                                            Conflict::Kind Cause);
+
+  /// `'x'` for an expression, or \p Fallback when it comes from a macro.
+  static std::string quoted(const Expr *E, const ASTContext &Ctx,
+                            llvm::StringRef Fallback = "a tensor");
+
+  /// The name of the operation where devices meet: `operator+=`, `mse_loss`.
+  static std::string operationName(const Expr *Sink);
+
+  /// A note at where an accelerator operand got its device.
+  void noteAcceleratorOrigin(const TensorValue &Value, const ASTContext &Ctx);
+
+  /// `.to(d)` after \p Operand, when \p Device is a plain name.
+  static std::optional<FixItHint> moveTo(const Expr &Operand,
+                                         const Expr *Device,
+                                         const ASTContext &Ctx);
+
+  llvm::DenseSet<const Expr *> Reported;
+};
+
+} // namespace clang::tidy::torch_tidy::flow
+
+#endif // TORCH_TIDY_CHECKS_FLOW_FLOWCHECK_H

@@ -1,0 +1,570 @@
+#!/usr/bin/env python3
+"""End-to-end tests of the torch-tidy command line (and the clang-tidy plugin).
+
+Each test class builds a small LibTorch project in a temporary directory, with
+a compile_commands.json that uses the LibTorch precompiled header, and runs the
+tool as a user would. Analysing a LibTorch file costs seconds, so each class
+runs torch-tidy as few times as it can (in setUpClass) and checks several
+things on each run.
+
+  e2e_test.py --torch-tidy BIN --clang-tidy BIN --plugin SO --clang BIN \
+              --pch PCH --flags "-std=c++17 -I..." [unittest args, e.g. a class]
+"""
+import argparse
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+ARGS = None
+
+MAIN_CPP = r'''#include <torch/torch.h>
+
+struct Net : torch::nn::Module {
+  Net() { fc = register_module("fc", torch::nn::Linear(4, 2)); }
+  torch::Tensor forward(torch::Tensor x) { return fc->forward(x); }
+  torch::nn::Linear fc{nullptr};
+};
+
+torch::Tensor discarded(torch::Device device) {
+  auto image = torch::rand({3, 4});
+  image.to(device);
+  return image * 2;
+}
+
+void loopCopy(std::vector<torch::Tensor> &batch, torch::Device device) {
+  for (auto t : batch)
+    t = t.to(device);
+}
+
+void resume(const std::string &path, torch::Device device) {
+  auto net = std::make_shared<Net>();
+  net->to(device);
+  torch::load(net, path);
+}
+
+void silenced(torch::Tensor x, torch::Device device) {
+  x.to(device); // NOLINT
+  // NOLINTNEXTLINE(device-discarded-to)
+  x.cuda();
+  // NOLINTBEGIN(device-discarded-to)
+  x.cpu();
+  x.to(torch::kCUDA);
+  // NOLINTEND(device-discarded-to)
+}
+'''
+
+# (line, column, check) of every finding in MAIN_CPP.
+MAIN_FINDINGS = [
+    (11, 3, 'device-discarded-to'),
+    (17, 5, 'device-loop-copy-to'),
+    (23, 3, 'device-load-without-device'),
+]
+MAIN_MESSAGES = {
+    'device-discarded-to':
+        "result of 'to' is discarded: it returns a new tensor and leaves "
+        "'image' unchanged, on its current device",
+    'device-loop-copy-to':
+        "'t' is a copy of the container's element: assigning the moved tensor "
+        "to it leaves the container unchanged",
+    'device-load-without-device':
+        "'torch::load' without a device restores every tensor to the device it "
+        "was saved from, and the existing parameters adopt it; pass the device "
+        "to load to",
+}
+
+# One finding of each rule; in a directory whose .torch-tidy enables one rule.
+LIMITED_CPP = r'''#include <torch/torch.h>
+
+void limited(torch::Tensor x, std::vector<torch::Tensor> &batch,
+             torch::Device device) {
+  x.to(device);
+  for (auto t : batch)
+    t = t.to(device);
+  torch::load(x, "x.pt");
+}
+'''
+LIMITED_FINDINGS = [(5, 3, 'device-discarded-to')]
+
+BROKEN_CPP = 'int main() { return undeclared_name; }\n'
+
+CHECKS = ['device-discarded-to', 'device-load-without-device',
+          'device-loop-copy-to']
+ONLY_TESTED_CHECKS = '--checks=-*,' + ','.join(CHECKS)
+
+WARNING_LINE = re.compile(
+    r'^(?P<file>[^\n:]+):(?P<line>\d+):(?P<col>\d+): (?P<level>warning|error): '
+    r'(?P<message>.*) \[(?P<check>[\w.,-]+)\]$', re.M)
+
+
+def flags():
+    return shlex.split(ARGS.flags) + ['-include-pch', ARGS.pch]
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, 'w') as f:
+        f.write(text)
+    return path
+
+
+def read(path):
+    with open(path) as f:
+        return f.read()
+
+
+def make_project(root, files):
+    """Writes files ({relative: text}) and a compile_commands.json at root
+    listing every .cpp among them. Returns {relative: absolute path}."""
+    paths = {rel: write(os.path.join(root, rel), text)
+             for rel, text in files.items()}
+    entries = [{'directory': root, 'file': path,
+                'arguments': [ARGS.clang] + flags() + ['-c', path,
+                                                       '-o', '/dev/null']}
+               for rel, path in sorted(paths.items()) if rel.endswith('.cpp')]
+    write(os.path.join(root, 'compile_commands.json'), json.dumps(entries, indent=1))
+    return paths
+
+
+class Result:
+    def __init__(self, proc):
+        self.code = proc.returncode
+        self.out = proc.stdout
+        self.err = proc.stderr
+
+    def __repr__(self):
+        return 'exit %d\n--- stdout ---\n%s\n--- stderr ---\n%s' % (
+            self.code, self.out, self.err)
+
+
+def run(args, cwd=None, tool=None):
+    proc = subprocess.run([tool or ARGS.torch_tidy] + list(args), cwd=cwd,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True, timeout=300)
+    return Result(proc)
+
+
+def text_findings(output, checks=None):
+    """[(file, line, col, check)] of the warnings and errors in text output,
+    of the given checks only (default: the three rules tested here, so that
+    rules added later do not break these tests)."""
+    checks = CHECKS if checks is None else checks
+    found = ((m['file'], int(m['line']), int(m['col']),
+              m['check'].split(',')[0]) for m in WARNING_LINE.finditer(output))
+    return sorted(f for f in found if checks == 'all' or f[3] in checks)
+
+
+def json_findings(items):
+    return sorted((i['file'], i['line'], i['column'], i['check'])
+                  for i in items if i['check'] in CHECKS)
+
+
+def expected(path, findings):
+    return sorted((path, line, col, check) for line, col, check in findings)
+
+
+class ProjectTestCase(unittest.TestCase):
+    """A temporary project, removed after the class's tests."""
+
+    @classmethod
+    def make(cls, files):
+        cls.root = os.path.realpath(tempfile.mkdtemp(prefix='torch-tidy-e2e-'))
+        cls.addClassCleanup(shutil.rmtree, cls.root, True)
+        return make_project(cls.root, files)
+
+    def assertNoCrash(self, result):
+        for sign in ('Stack dump', 'PLEASE submit', 'Segmentation fault',
+                     'terminate called', 'Assertion'):
+            self.assertNotIn(sign, result.out + result.err, result)
+        self.assertGreaterEqual(result.code, 0, 'killed by a signal: %r' % result)
+
+
+class TextOutputTest(ProjectTestCase):
+    """The default run: text, exit codes, NOLINT, discovery, the plugin."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.paths = cls.make({'src/main.cpp': MAIN_CPP})
+        cls.main = cls.paths['src/main.cpp']
+        # No -p and no '--': compile_commands.json is found above the file.
+        cls.default = run([cls.main], cwd=cls.root)
+        cls.strict = run([ONLY_TESTED_CHECKS, '--warnings-as-errors=device-*',
+                          cls.main], cwd=cls.root)
+
+    def test_exit_zero_with_warnings(self):
+        self.assertEqual(self.default.code, 0, self.default)
+        self.assertNoCrash(self.default)
+
+    def test_database_is_discovered_above_the_file(self):
+        self.assertNotIn('no compile_commands.json', self.default.err)
+        self.assertNotIn('error:', self.default.out, self.default)
+
+    def test_findings_and_messages(self):
+        self.assertEqual(text_findings(self.default.out),
+                         expected(self.main, MAIN_FINDINGS), self.default)
+        for line, col, check in MAIN_FINDINGS:
+            self.assertIn('%s:%d:%d: warning: %s [%s]\n' % (
+                self.main, line, col, MAIN_MESSAGES[check], check),
+                self.default.out)
+
+    def test_source_line_and_caret_follow_each_warning(self):
+        lines = self.default.out.splitlines()
+        source = MAIN_CPP.splitlines()
+        for line, col, check in MAIN_FINDINGS:
+            header = '%s:%d:%d: warning: %s [%s]' % (
+                self.main, line, col, MAIN_MESSAGES[check], check)
+            at = lines.index(header)
+            # clang 19 prints '   11 |   image.to(device);' and the caret below.
+            self.assertTrue(lines[at + 1].endswith('| ' + source[line - 1]),
+                            lines[at + 1])
+            caret = lines[at + 2].split('|', 1)[1]
+            self.assertEqual(caret.index('^'), col, repr(caret))
+
+    def test_notes(self):
+        self.assertIn('%s:12:10: note: \'image\' is used here, still where it '
+                      'was before the discarded \'to\'' % self.main,
+                      self.default.out)
+        self.assertIn('%s:16:13: note: \'t\' is declared here as a copy' %
+                      self.main, self.default.out)
+
+    def test_nolint_forms_silence_their_lines(self):
+        found_lines = {line for _, line, _, _ in text_findings(self.default.out)}
+        for line in (27, 29, 31, 32):  # NOLINT, NEXTLINE, BEGIN..END
+            self.assertNotIn(line, found_lines)
+
+    def test_warnings_as_errors(self):
+        self.assertEqual(self.strict.code, 1, self.strict)
+        self.assertIn('warnings-as-errors', self.strict.out)
+        self.assertIn('%s:11:3: error: ' % self.main, self.strict.out)
+        self.assertIn('3 warnings treated as errors', self.strict.err)
+        self.assertNoCrash(self.strict)
+
+    def test_plugin_reports_the_same_warnings(self):
+        plugin = run(['--load=' + ARGS.plugin, '--checks=-*,device-*',
+                      self.main, '--'] + flags(),
+                     cwd=self.root, tool=ARGS.clang_tidy)
+        self.assertNoCrash(plugin)
+        self.assertEqual(plugin.code, 0, plugin)
+        self.assertEqual(text_findings(plugin.out, 'all'),
+                         text_findings(self.default.out, 'all'), plugin)
+        # The messages too, word for word.
+        self.assertEqual(
+            sorted(m.group(0) for m in WARNING_LINE.finditer(plugin.out)),
+            sorted(m.group(0) for m in WARNING_LINE.finditer(self.default.out)))
+
+
+class ProjectTest(ProjectTestCase):
+    """-p without files, JSON, SARIF to a file, -j, configuration files."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.paths = cls.make({
+            'src/main.cpp': MAIN_CPP,
+            'src/limited/limited.cpp': LIMITED_CPP,
+            'src/limited/.torch-tidy': "Checks: '-*,device-discarded-to'\n",
+            # Another tool's configuration: it must not switch our rules off.
+            '.clang-tidy': "Checks: '-*'\n",
+        })
+        cls.main = cls.paths['src/main.cpp']
+        cls.limited = cls.paths['src/limited/limited.cpp']
+        cls.sarif_path = os.path.join(cls.root, 'out', 'report.sarif')
+        os.makedirs(os.path.dirname(cls.sarif_path))
+        # Every entry of the database, one at a time, as JSON.
+        cls.json_run = run(['-p', cls.root, '--format=json', '-j', '1'],
+                           cwd=cls.root)
+        # The same two files, two at a time, as SARIF into a file.
+        cls.sarif_run = run(['-p', '.', '-j', '2', '--format=sarif',
+                             '--output=' + cls.sarif_path,
+                             'src/main.cpp', 'src/limited/limited.cpp'],
+                            cwd=cls.root)
+
+    def setUp(self):
+        self.assertEqual(self.json_run.code, 0, self.json_run)
+
+    def items(self):
+        return json.loads(self.json_run.out)
+
+    def sarif(self):
+        self.assertEqual(self.sarif_run.code, 0, self.sarif_run)
+        with open(self.sarif_path) as f:
+            return json.load(f)
+
+    def test_dash_p_alone_analyzes_every_entry(self):
+        files = {i['file'] for i in self.items()}
+        self.assertEqual(files, {self.main, self.limited})
+
+    def test_clang_tidy_file_does_not_disable_torch_tidy(self):
+        self.assertEqual(
+            json_findings(i for i in self.items() if i['file'] == self.main),
+            expected(self.main, MAIN_FINDINGS))
+
+    def test_torch_tidy_file_limits_checks(self):
+        self.assertEqual(
+            json_findings(i for i in self.items() if i['file'] == self.limited),
+            expected(self.limited, LIMITED_FINDINGS))
+
+    def test_json_fields(self):
+        for item in self.items():
+            for key in ('file', 'line', 'column', 'check', 'severity',
+                        'message', 'notes', 'fixes'):
+                self.assertIn(key, item)
+            self.assertEqual(item['severity'], 'warning')
+        by_check = {i['check']: i for i in self.items() if i['file'] == self.main}
+        discarded = by_check['device-discarded-to']
+        self.assertEqual(discarded['message'], MAIN_MESSAGES['device-discarded-to'])
+        self.assertEqual([(n['line'], n['column']) for n in discarded['notes']],
+                         [(12, 10)])
+        self.assertEqual(discarded['fixes'][0]['replacement'], 'image = ')
+        self.assertEqual(discarded['fixes'][0]['line'], 11)
+        self.assertEqual(by_check['device-load-without-device']['fixes'][0]
+                         ['replacement'], ', device')
+
+    def test_jobs_two_gives_the_same_findings_as_one(self):
+        results = self.sarif()['runs'][0]['results']
+        from_sarif = sorted(
+            (os.path.join(self.root, r['locations'][0]['physicalLocation']
+                          ['artifactLocation']['uri']),
+             r['locations'][0]['physicalLocation']['region']['startLine'],
+             r['locations'][0]['physicalLocation']['region']['startColumn'],
+             r['ruleId']) for r in results)
+        self.assertEqual(from_sarif, json_findings(self.items()))
+
+    def test_sarif_to_a_file(self):
+        self.assertEqual(self.sarif_run.out, '', 'the report goes to the file')
+        log = self.sarif()
+        self.assertEqual(log['version'], '2.1.0')
+        self.assertIn('sarif', log['$schema'])
+        run_ = log['runs'][0]
+        driver = run_['tool']['driver']
+        self.assertEqual(driver['name'], 'torch-tidy')
+        self.assertTrue(driver['version'])
+        self.assertTrue(driver['informationUri'].startswith('https://'))
+        rule_ids = [r['id'] for r in driver['rules']]
+        self.assertTrue(set(CHECKS) <= set(rule_ids), rule_ids)
+        for rule in driver['rules']:
+            for key in ('shortDescription', 'fullDescription', 'help'):
+                self.assertTrue(rule[key]['text'], (rule['id'], key))
+            self.assertTrue(rule['helpUri'].endswith(
+                'docs/checks/%s.md' % rule['id']))
+            self.assertEqual(rule['defaultConfiguration']['level'], 'warning')
+        self.assertEqual(run_['originalUriBaseIds']['SRCROOT']['uri'],
+                         'file://' + self.root + '/')
+        self.assertEqual(
+            len([r for r in run_['results'] if r['ruleId'] in CHECKS]), 4)
+        for result in run_['results']:
+            self.assertEqual(driver['rules'][result['ruleIndex']]['id'],
+                             result['ruleId'])
+            self.assertEqual(result['level'], 'warning')
+            self.assertTrue(result['message']['text'])
+            physical = result['locations'][0]['physicalLocation']
+            self.assertIn(physical['artifactLocation']['uri'],
+                          ('src/main.cpp', 'src/limited/limited.cpp'))
+            self.assertEqual(physical['artifactLocation']['uriBaseId'], 'SRCROOT')
+            for key in ('startLine', 'startColumn', 'endLine', 'endColumn'):
+                self.assertGreater(physical['region'][key], 0)
+            self.assertTrue(result['partialFingerprints'])
+            for fix in result['fixes']:
+                change = fix['artifactChanges'][0]
+                self.assertEqual(change['artifactLocation']['uriBaseId'], 'SRCROOT')
+                for replacement in change['replacements']:
+                    self.assertIn('deletedRegion', replacement)
+                    self.assertIn('text', replacement['insertedContent'])
+        discarded = [r for r in run_['results']
+                     if r['ruleId'] == 'device-discarded-to' and
+                     r['locations'][0]['physicalLocation']['artifactLocation']
+                     ['uri'] == 'src/main.cpp'][0]
+        related = discarded['relatedLocations'][0]
+        self.assertEqual(related['physicalLocation']['region']['startLine'], 12)
+        self.assertIn('still where it was', related['message']['text'])
+
+
+class ConfigTest(ProjectTestCase):
+    """--config, --config-file, --list-checks, --dump-config."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.paths = cls.make({'src/main.cpp': MAIN_CPP,
+                              'only-load.yaml':
+                                  "Checks: '-*,device-load-without-device'\n"})
+        cls.main = cls.paths['src/main.cpp']
+        cls.configured = run(["--config={Checks: '-*,device-loop-copy-to'}",
+                              cls.main], cwd=cls.root)
+
+    def test_config_selects_checks_for_the_analysis(self):
+        self.assertEqual(self.configured.code, 0, self.configured)
+        self.assertEqual(text_findings(self.configured.out),
+                         [(self.main, 17, 5, 'device-loop-copy-to')])
+
+    def test_list_checks(self):
+        listed = run(['--list-checks'], cwd=self.root)
+        self.assertEqual(listed.code, 0, listed)
+        for check in CHECKS:
+            self.assertIn(check, listed.out)
+
+    def test_config_file_with_list_checks(self):
+        listed = run(['--config-file=' + self.paths['only-load.yaml'],
+                      '--list-checks', self.main], cwd=self.root)
+        self.assertEqual(listed.code, 0, listed)
+        self.assertIn('device-load-without-device', listed.out)
+        self.assertNotIn('device-discarded-to', listed.out)
+
+    def test_dump_config(self):
+        dumped = run(['--dump-config', self.main], cwd=self.root)
+        self.assertEqual(dumped.code, 0, dumped)
+        self.assertRegex(dumped.out, r"Checks:\s+'[^']*device-\*")
+        with_config = run(["--config={Checks: '-*,device-loop-copy-to'}",
+                           '--dump-config'], cwd=self.root)
+        self.assertIn('device-loop-copy-to', with_config.out)
+
+    def test_torch_tidy_file_next_to_the_file(self):
+        write(os.path.join(self.root, 'sub', '.torch-tidy'),
+              "Checks: '-*,device-discarded-to'\n")
+        listed = run(['--list-checks', os.path.join(self.root, 'sub', 'x.cpp')],
+                     cwd=self.root)
+        self.assertEqual(listed.code, 0, listed)
+        self.assertIn('device-discarded-to', listed.out)
+        self.assertNotIn('device-loop-copy-to', listed.out)
+
+
+class FixTest(ProjectTestCase):
+    """--fix and --export-fixes."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.paths = cls.make({'src/main.cpp': MAIN_CPP})
+        cls.main = cls.paths['src/main.cpp']
+        cls.yaml_path = os.path.join(cls.root, 'fixes.yaml')
+        cls.fixed_run = run([ONLY_TESTED_CHECKS, '--fix',
+                             '--export-fixes=' + cls.yaml_path, cls.main],
+                            cwd=cls.root)
+        cls.fixed = read(cls.main)
+
+    def test_exit_and_summary(self):
+        self.assertEqual(self.fixed_run.code, 0, self.fixed_run)
+        self.assertIn('applied 3 of 3 suggested fixes', self.fixed_run.err)
+        self.assertNoCrash(self.fixed_run)
+
+    def test_file_is_rewritten(self):
+        self.assertIn('  image = image.to(device);\n', self.fixed)
+        self.assertIn('  for (auto &t : batch)\n', self.fixed)
+        self.assertIn('  torch::load(net, path, device);\n', self.fixed)
+        # NOLINT lines are not fixed.
+        self.assertIn('  x.to(device); // NOLINT\n', self.fixed)
+        self.assertIn('  x.cuda();\n', self.fixed)
+        self.assertEqual(os.listdir(os.path.dirname(self.main)), ['main.cpp'])
+
+    def test_fixed_file_compiles(self):
+        proc = subprocess.run([ARGS.clang, '-fsyntax-only'] + flags() +
+                              [self.main], stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True)
+        self.assertEqual(proc.returncode, 0, proc.stdout)
+
+    def test_export_fixes_yaml(self):
+        yaml = read(self.yaml_path)
+        self.assertIn('MainSourceFile:', yaml)
+        self.assertIn('DiagnosticName:  device-discarded-to', yaml)
+        self.assertIn('Replacements:', yaml)
+        self.assertIn("ReplacementText: 'image = '", yaml)
+        self.assertIn("ReplacementText: ', device'", yaml)
+        self.assertIn("ReplacementText: '&'", yaml)
+        self.assertIn('FilePath:        \'%s\'' % self.main, yaml)
+        offset = MAIN_CPP.index('image.to(device)')
+        self.assertIn('Offset:          %d' % offset, yaml)
+
+
+class BadInputTest(ProjectTestCase):
+    """Each mistake: a one-line 'torch-tidy: error:', non-zero exit, no crash."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.paths = cls.make({'src/broken.cpp': BROKEN_CPP,
+                              'bad/compile_commands.json': '[{"directory": "/x",',
+                              'empty/README': 'no database here\n'})
+        cls.broken = cls.paths['src/broken.cpp']
+
+    def assertOneLineError(self, result, *words):
+        self.assertNoCrash(result)
+        self.assertNotEqual(result.code, 0, result)
+        errors = [l for l in result.err.splitlines()
+                  if l.startswith('torch-tidy: error:')]
+        self.assertEqual(len(errors), 1, result)
+        for word in words:
+            self.assertIn(word, errors[0], result)
+        others = [l for l in result.err.splitlines()
+                  if l and not l.startswith('torch-tidy: ')]
+        self.assertEqual(others, [], result)
+
+    def test_missing_file(self):
+        result = run([os.path.join(self.root, 'nope.cpp'), '--', '-std=c++17'])
+        self.assertOneLineError(result, 'nope.cpp')
+
+    def test_malformed_database(self):
+        result = run(['-p', os.path.join(self.root, 'bad'), self.broken])
+        self.assertOneLineError(result, 'compile_commands.json')
+
+    def test_truncated_database(self):
+        good = read(os.path.join(self.root, 'compile_commands.json'))
+        path = write(os.path.join(self.root, 'cut', 'compile_commands.json'),
+                     good.rstrip()[:-1].rstrip() + ',')
+        result = run(['-p', os.path.dirname(path)])
+        self.assertOneLineError(result, path)
+
+    def test_build_dir_without_database(self):
+        result = run(['-p', os.path.join(self.root, 'empty'), self.broken])
+        self.assertOneLineError(result, 'compile_commands.json')
+
+    def test_file_that_does_not_compile(self):
+        result = run([self.broken], cwd=self.root)
+        self.assertNoCrash(result)
+        self.assertEqual(result.code, 1, result)
+        self.assertIn("error: use of undeclared identifier 'undeclared_name'",
+                      result.out)
+        self.assertIn('torch-tidy: error: compiler errors', result.err)
+
+    def test_output_in_missing_directory(self):
+        result = run(['--output=' + os.path.join(self.root, 'no', 'such', 'out'),
+                      self.broken], cwd=self.root)
+        self.assertOneLineError(result, 'no', 'out')
+
+    def test_output_is_a_directory(self):
+        result = run(['--output=' + self.root, self.broken], cwd=self.root)
+        self.assertOneLineError(result, self.root)
+
+    def test_output_under_proc(self):
+        result = run(['--output=/proc/x/out', self.broken], cwd=self.root)
+        self.assertOneLineError(result, '/proc/x/out')
+
+    def test_missing_config_file(self):
+        result = run(['--config-file=' + os.path.join(self.root, 'none.yaml'),
+                      self.broken], cwd=self.root)
+        self.assertOneLineError(result, 'none.yaml')
+
+    def test_invalid_config_yaml(self):
+        result = run(['--config={Checks: [unclosed', self.broken], cwd=self.root)
+        self.assertOneLineError(result, 'config')
+
+    def test_no_input(self):
+        result = run([], cwd=self.root)
+        self.assertOneLineError(result, 'no input')
+
+
+def main():
+    global ARGS
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument('--torch-tidy', required=True)
+    parser.add_argument('--clang-tidy', required=True)
+    parser.add_argument('--plugin', required=True)
+    parser.add_argument('--clang', required=True)
+    parser.add_argument('--pch', required=True)
+    parser.add_argument('--flags', required=True)
+    ARGS, rest = parser.parse_known_args()
+    unittest.main(argv=[sys.argv[0]] + rest, verbosity=2)
+
+
+if __name__ == '__main__':
+    main()
