@@ -11,6 +11,16 @@ static const CheckInfo Catalog[] = {
      "the tensor itself when nothing changes); they never move their object in "
      "place. Discarding the result leaves the tensor where it was, and a later "
      "operation mixes devices. Assign the result: 'x = x.to(device);'."},
+    {"device-factory-without-device",
+     "A tensor created without a device (so on the CPU) meets a tensor that "
+     "may be on an accelerator.",
+     "LibTorch has no global default device: torch::zeros({1}) without a "
+     "device in its options is on the CPU. When it later meets a tensor on "
+     "the GPU in an operation such as 'total += loss', LibTorch throws "
+     "'Expected all tensors to be on the same device'. A 0-dim CPU tensor is "
+     "accepted as an input of element-wise ops, never as their output. Create "
+     "the tensor on the device: torch::zeros({1}, torch::device(device)) or "
+     "x.options()."},
     {"device-load-without-device",
      "A checkpoint is loaded without a target device.",
      "torch::load(value, path), torch::jit::load(path) and "
@@ -24,6 +34,43 @@ static const CheckInfo Catalog[] = {
      "'for (auto t : tensors) t = t.to(device);' assigns the moved tensor to a "
      "copy of the element; the container still holds the tensors on their old "
      "device. Iterate by reference: 'for (auto &t : tensors)'."},
+    {"device-mid-graph-to",
+     "'.to()' on a leaf that requires grad, or a per-step copy of a tensor "
+     "that never changes.",
+     "'.to()' is differentiable, but on a leaf that requires grad it returns a "
+     "copy that is not a leaf: its .grad() stays undefined and an optimizer "
+     "given it throws \"can't optimize a non-leaf Tensor\" (on the CPU it "
+     "returns the leaf itself, so only a GPU run shows it). Create the tensor "
+     "on the device. A '.to()' inside a loop of a tensor that does not change "
+     "there copies it on every iteration: move it once before the loop."},
+    {"device-mismatch",
+     "A CPU tensor meets a tensor that may be on an accelerator.",
+     "Operations other than element-wise ones with a 0-dim CPU input need all "
+     "tensors on one device; LibTorch throws 'Expected all tensors to be on "
+     "the same device'. Move the CPU tensor to the device first."},
+    {"device-unmoved-input",
+     "A module moved to a device that may be an accelerator receives an input "
+     "on the CPU.",
+     "Module::to moves the module's parameters; its input must be moved too, "
+     "or forward fails with 'Expected all tensors to be on the same device' "
+     "(Linear) or 'Input type (CPUFloatType) and weight type (CUDAFloatType) "
+     "should be the same' (convolutions). Move the input to the module's "
+     "device."},
+    {"device-unmoved-target",
+     "The batch's input was moved to the device but its target was not, and "
+     "the target meets the model's output in a loss or metric.",
+     "A torch::data DataLoader yields CPU tensors; moving batch.data but not "
+     "batch.target makes the loss mix devices and LibTorch throws 'Expected "
+     "all tensors to be on the same device'. Move the target to the same "
+     "device."},
+    {"device-unregistered-member",
+     "A tensor member or submodule of a torch::nn::Module is never "
+     "registered.",
+     "Module::to moves registered parameters, buffers and submodules only. An "
+     "unregistered tensor member stays on the CPU and forward() mixes "
+     "devices; an unregistered submodule is also invisible to parameters() "
+     "(never trained) and to serialization. Register it with register_buffer, "
+     "register_parameter or register_module."},
 };
 
 llvm::ArrayRef<CheckInfo> checkCatalog() { return Catalog; }

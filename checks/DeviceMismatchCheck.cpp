@@ -9,6 +9,7 @@ using flow::Conflict;
 void DeviceMismatchCheck::report(const flow::FunctionFacts &Facts,
                                  ASTContext &Ctx) {
   for (const Conflict *C : conflictsOf(Facts, Conflict::Mismatch)) {
+    recordConflictPlan(*C, C->Sink->getBeginLoc(), Ctx);
     diag(C->Sink->getBeginLoc(),
          "%0 on the CPU meets %1 on %2 in %3: LibTorch throws 'Expected all "
          "tensors to be on the same device'")

@@ -2,6 +2,7 @@
 
 #include "DiscardedToCheck.h"
 #include "api/TorchApi.h"
+#include "plans/ReplayPlan.h"
 #include "utils/AstHelpers.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -20,6 +21,21 @@ static bool canAssignTo(const ValueDecl &Object) {
   if (Type->isReferenceType())
     Type = Type->getPointeeType();
   return !Type.isConstQualified();
+}
+
+/// A tensor, the discarded move, and the tensor still where it was.
+static nlohmann::json discardedPlan(llvm::StringRef Check,
+                                    llvm::StringRef Method) {
+  plans::PlanBuilder Plan;
+  bool ToCpu = Method == "cpu";
+  std::string X = Plan.factory(ToCpu ? "accel" : "cpu", {4});
+  Plan.move(X, Method, "accel", /*Keep=*/false);
+  Plan.expect({{"kind", "device-after"},
+               {"step", Plan.lastStep()},
+               {"value", X},
+               {"device", ToCpu ? "accel" : "cpu"}});
+  return Plan.finish(Check, "a discarded '" + Method.str() +
+                                "' leaves its tensor where it was");
 }
 
 void DiscardedToCheck::check(const MatchFinder::MatchResult &Result) {
@@ -44,6 +60,10 @@ void DiscardedToCheck::check(const MatchFinder::MatchResult &Result) {
       Diag << FixItHint::CreateInsertion(Call->getBeginLoc(),
                                          *ObjectText + " = ");
   }
+
+  if (Method == "to" || Method == "cuda" || Method == "cpu")
+    plans::recordPlan(getID(), Call->getBeginLoc(), *Result.SourceManager,
+                      discardedPlan(getID(), Method));
 
   if (!Object || !ObjectText)
     return;

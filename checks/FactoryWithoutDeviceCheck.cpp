@@ -45,14 +45,19 @@ void FactoryWithoutDeviceCheck::report(const flow::FunctionFacts &Facts,
                                        ASTContext &Ctx) {
   for (const Conflict *C : conflictsOf(Facts, Conflict::FactoryWithoutDevice)) {
     const auto *Factory = cast<CallExpr>(C->Cpu.Source);
+    recordConflictPlan(*C, Factory->getBeginLoc(), Ctx);
     std::string Device = flow::describeDevice(C->Accelerator, Ctx);
     {
       auto Diag = diag(Factory->getBeginLoc(),
                        "tensor created without a device is on the CPU, and "
                        "meets a tensor on %0 in %1%select{|, whose output it "
-                       "is: a 0-dim CPU tensor is accepted as an input only}2")
+                       "is: a 0-dim CPU tensor is accepted as an input only|, "
+                       "which accepts no CPU operand, not even a 0-dim one}2")
                   << Device << operationName(C->Sink)
-                  << (C->Cpu.ZeroDim ? 1 : 0) << Factory->getSourceRange();
+                  << (!C->Cpu.ZeroDim ? 0
+                      : C->Op == api::OpKind::ElementWiseInPlace ? 1
+                                                                 : 2)
+                  << Factory->getSourceRange();
       if (auto Fix = addDevice(*Factory, C->Accelerator.DeviceExpr, Ctx))
         Diag << *Fix;
     }

@@ -2,6 +2,7 @@
 
 #include "LoopCopyToCheck.h"
 #include "api/TorchApi.h"
+#include "plans/ReplayPlan.h"
 #include "utils/AstHelpers.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -42,6 +43,18 @@ static bool elementIsMutableLvalue(const CXXForRangeStmt &Loop) {
   return Element->isLValue() && !Element->getType().isConstQualified();
 }
 
+/// The element, its moved copy, and the element still on the CPU.
+static nlohmann::json loopCopyPlan(llvm::StringRef Check) {
+  plans::PlanBuilder Plan;
+  std::string Element = Plan.factory("cpu", {4});
+  Plan.move(Element, "to", "accel", /*Keep=*/true);
+  Plan.expect({{"kind", "device-after"},
+               {"step", Plan.lastStep()},
+               {"value", Element},
+               {"device", "cpu"}});
+  return Plan.finish(Check, "moving a copy leaves the element where it was");
+}
+
 void LoopCopyToCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Loop = Result.Nodes.getNodeAs<CXXForRangeStmt>("loop");
   const auto *Var = Result.Nodes.getNodeAs<VarDecl>("var");
@@ -62,6 +75,8 @@ void LoopCopyToCheck::check(const MatchFinder::MatchResult &Result) {
     if (elementIsMutableLvalue(*Loop) && !Var->getLocation().isMacroID())
       Diag << FixItHint::CreateInsertion(Var->getLocation(), "&");
   }
+  plans::recordPlan(getID(), Assign->getBeginLoc(), *Result.SourceManager,
+                    loopCopyPlan(getID()));
   diag(Var->getLocation(), "'%0' is declared here as a copy; declare it as "
                            "a reference to update the element itself",
        DiagnosticIDs::Note)

@@ -1,6 +1,7 @@
 //===--- MidGraphToCheck.cpp - device-mid-graph-to ------------------------===//
 
 #include "MidGraphToCheck.h"
+#include "plans/ReplayPlan.h"
 #include "utils/AstHelpers.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
@@ -101,6 +102,32 @@ static std::vector<FixItHint> createOnDevice(const CXXMemberCallExpr &Move,
               AfterFactory, Move.getEndLoc()))};
 }
 
+/// The leaf, its moved copy, and an optimizer that refuses the copy.
+static nlohmann::json leafPlan(llvm::StringRef Check,
+                               const CXXMemberCallExpr &Move,
+                               const flow::TensorValue &Leaf) {
+  plans::PlanBuilder Plan;
+  std::string W = Plan.factory(
+      "cpu", plans::literalSizes(Leaf.Source, {3}), /*RequiresGrad=*/true);
+  std::string Moved = Plan.move(W, Move.getMethodDecl()->getName(), "accel",
+                                /*Keep=*/true);
+  Plan.sgd({Moved});
+  Plan.expect({{"kind", "non-leaf-rejected"}, {"step", Plan.lastStep()}});
+  return Plan.finish(Check, "an optimizer given the moved leaf");
+}
+
+/// The same copy, a hundred times: its cost per step.
+static nlohmann::json perStepPlan(llvm::StringRef Check, const VarDecl &Var) {
+  plans::PlanBuilder Plan;
+  std::string Mask = Plan.factory(
+      "cpu", plans::literalSizes(Var.getInit() ? Var.getInit()->IgnoreImplicit()
+                                               : nullptr,
+                                 {1024}));
+  Plan.move(Mask, "to", "accel", /*Keep=*/true, /*Repeat=*/100);
+  Plan.expect({{"kind", "timing"}, {"step", Plan.lastStep()}, {"min_micros", 1}});
+  return Plan.finish(Check, "the cost of one per-step copy");
+}
+
 void MidGraphToCheck::report(const flow::FunctionFacts &Facts,
                              ASTContext &Ctx) {
   for (const flow::LeafMove &Move : Facts.LeafMoves) {
@@ -118,6 +145,9 @@ void MidGraphToCheck::report(const flow::FunctionFacts &Facts,
       for (const FixItHint &Fix : createOnDevice(*Move.Move, Ctx))
         Diag << Fix;
     }
+    plans::recordPlan(getID(), Move.Move->getBeginLoc(),
+                      Ctx.getSourceManager(),
+                      leafPlan(getID(), *Move.Move, Move.Leaf));
     const VarDecl *Result = storedIn(*Move.Move, Ctx);
     const Stmt *Body = utils::enclosingFunctionBody(*Move.Move, Ctx);
     if (Result && Body)
@@ -189,6 +219,8 @@ void MidGraphToCheck::checkPerStepCopy(const MatchFinder::MatchResult &Result) {
        "problem); move it once before the loop")
       << Var->getName() << Move->getMethodDecl()->getName()
       << Move->getSourceRange();
+  plans::recordPlan(getID(), Move->getBeginLoc(), Ctx.getSourceManager(),
+                    perStepPlan(getID(), *Var));
   diag(Var->getLocation(), "'%0' is created here, before the loop",
        DiagnosticIDs::Note)
       << Var->getName();

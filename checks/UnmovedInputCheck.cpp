@@ -9,6 +9,7 @@ using flow::Conflict;
 void UnmovedInputCheck::report(const flow::FunctionFacts &Facts,
                                ASTContext &Ctx) {
   for (const Conflict *C : conflictsOf(Facts, Conflict::UnmovedInput)) {
+    recordConflictPlan(*C, C->Sink->getBeginLoc(), Ctx);
     {
       auto Diag =
           diag(C->Sink->getBeginLoc(),

@@ -9,6 +9,7 @@ using flow::Conflict;
 void UnmovedTargetCheck::report(const flow::FunctionFacts &Facts,
                                 ASTContext &Ctx) {
   for (const Conflict *C : conflictsOf(Facts, Conflict::UnmovedTarget)) {
+    recordConflictPlan(*C, C->Sink->getBeginLoc(), Ctx);
     {
       auto Diag = diag(C->Sink->getBeginLoc(),
                        "%0 from the data loader is still on the CPU where it "

@@ -3,6 +3,7 @@
 #include "UnregisteredMemberCheck.h"
 #include "api/TorchApi.h"
 #include "flow/DeviceFlow.h"
+#include "plans/ReplayPlan.h"
 #include "utils/AstHelpers.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
@@ -118,6 +119,24 @@ const Expr *useInForward(const FieldDecl &Field, const CXXRecordDecl &Module,
   return First;
 }
 
+/// A module with a parameter and the unregistered member, moved: the member
+/// stays on the CPU.
+nlohmann::json unregisteredPlan(llvm::StringRef Check, const FieldDecl &Field,
+                                bool IsTensor) {
+  plans::PlanBuilder Plan;
+  std::string Weight = Plan.factory("cpu", {4});
+  std::string Member = IsTensor ? Plan.factory("cpu", {4}) : Plan.linear(4, 2);
+  std::string Name = Field.getName().str();
+  std::string Module =
+      Plan.module({{"weight", Weight}}, {{Name, Member}});
+  Plan.moduleTo(Module, "accel");
+  Plan.expect({{"kind", "device-after"},
+               {"step", Plan.lastStep()},
+               {"value", Module + "." + Name + (IsTensor ? "" : ".weight")},
+               {"device", "cpu"}});
+  return Plan.finish(Check, "Module::to leaves the unregistered member behind");
+}
+
 } // namespace
 
 void UnregisteredMemberCheck::check(const MatchFinder::MatchResult &Result) {
@@ -166,6 +185,8 @@ void UnregisteredMemberCheck::check(const MatchFinder::MatchResult &Result) {
                   "(\"" + Field->getName().str() + "\", " + *Text + ")");
       }
     }
+    plans::recordPlan(getID(), Field->getLocation(), Ctx.getSourceManager(),
+                      unregisteredPlan(getID(), *Field, IsTensor));
     diag(Use->getBeginLoc(), "'%0' is used in forward() here",
          DiagnosticIDs::Note)
         << Field->getName();

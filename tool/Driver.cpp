@@ -8,6 +8,7 @@
 
 #include "Driver.h"
 #include "CompileDatabase.h"
+#include "Confirmation.h"
 #include "Finding.h"
 #include "FixApplier.h"
 #include "Output.h"
@@ -131,6 +132,26 @@ Number of files analyzed in parallel (default: the number of cores).)"),
 static cl::opt<std::string> SourceRoot("source-root", cl::desc(R"(
 Directory that SARIF paths are relative to (default: the current directory).)"),
                                        cl::init(""), cl::cat(Category));
+
+static cl::opt<std::string> EmitPlans("emit-plans", cl::desc(R"(
+Write each finding's replay plan into this directory, for torch-tidy-probe
+(e.g. on a GPU runner: scripts/gpu-confirm.sh DIR).)"),
+                                     cl::value_desc("directory"),
+                                     cl::cat(Category));
+static cl::opt<std::string> Confirm("confirm", cl::desc(R"(
+Replay each finding on a device with torch-tidy-probe and show its verdict:
+auto (a GPU if there is one, else the meta stand-in), cuda or meta.)"),
+                                   cl::ValueOptional, cl::value_desc("backend"),
+                                   cl::cat(Category));
+static cl::opt<bool> ConfirmStrict("confirm-strict", cl::desc(R"(
+Drop findings that the probe ran without reproducing (default: show them as
+notes).)"),
+                                   cl::init(false), cl::cat(Category));
+static cl::opt<std::string> VerdictsFile("verdicts", cl::desc(R"(
+Merge verdicts that torch-tidy-probe wrote elsewhere (e.g. on a GPU runner),
+as --confirm would.)"),
+                                         cl::value_desc("filename"),
+                                         cl::cat(Category));
 
 /// A one-line error on stderr, in the style of clang's driver.
 static int fail(const llvm::Twine &Message) {
@@ -290,9 +311,13 @@ private:
         new llvm::vfs::OverlayFileSystem(llvm::vfs::createPhysicalFileSystem()));
     std::vector<ClangTidyError> Errors =
         runClangTidy(Context, Database, {File}, FS, FixNotes);
-    std::lock_guard<std::mutex> Guard(Lock);
+    std::vector<Finding> Found;
     for (const ClangTidyError &Error : Errors)
-      Findings.push_back(toFinding(Error, Index));
+      Found.push_back(toFinding(Error, Index));
+    // The checks recorded their replay plans on this thread.
+    attachRecordedPlans(Found);
+    std::lock_guard<std::mutex> Guard(Lock);
+    std::move(Found.begin(), Found.end(), std::back_inserter(Findings));
   }
 
   void progress(const std::string &File) {
@@ -432,7 +457,7 @@ asClangTidyErrors(const std::vector<Finding> &Findings) {
   for (const Finding &F : Findings) {
     ClangTidyError E(F.Check, ClangTidyError::Warning, F.BuildDirectory,
                      F.IsWarningAsError);
-    E.Message.Message = F.Message;
+    E.Message.Message = F.Message + verdictSuffix(F);
     E.Message.FilePath = F.Where.File;
     E.Message.FileOffset = F.Where.Offset;
     for (const Edit &Ed : F.Fixes) {
@@ -443,6 +468,29 @@ asClangTidyErrors(const std::vector<Finding> &Findings) {
     Errors.push_back(std::move(E));
   }
   return Errors;
+}
+
+/// --emit-plans, --confirm and --verdicts.
+static llvm::Error confirm(std::vector<Finding> &Findings, const char *Argv0) {
+  namePlans(Findings, absolute(SourceRoot.empty() ? "." : SourceRoot.getValue()));
+  if (!EmitPlans.empty())
+    if (llvm::Error Err = writePlans(Findings, EmitPlans))
+      return Err;
+  std::string Verdicts = VerdictsFile;
+  if (Confirm.getNumOccurrences()) {
+    std::string Backend = Confirm.empty() ? "auto" : Confirm.getValue();
+    if (Backend != "auto" && Backend != "cuda" && Backend != "meta")
+      return llvm::createStringError(std::errc::invalid_argument,
+                                     "--confirm takes auto, cuda or meta, not '%s'",
+                                     Backend.c_str());
+    auto Produced = runProbe(Findings, Backend, Argv0);
+    if (!Produced)
+      return Produced.takeError();
+    Verdicts = *Produced;
+  }
+  if (Verdicts.empty())
+    return llvm::Error::success();
+  return mergeVerdicts(Findings, Verdicts, ConfirmStrict);
 }
 
 int runDriver(int Argc, const char **Argv) {
@@ -491,6 +539,9 @@ int runDriver(int Argc, const char **Argv) {
 
   unsigned Parallel = Jobs ? Jobs : llvm::hardware_concurrency().compute_thread_count();
   std::vector<Finding> Findings = Analysis(Options, *Commands).run(Files, Parallel);
+
+  if (llvm::Error Err = confirm(Findings, Argv[0]))
+    return fail(llvm::toString(std::move(Err)));
 
   bool CompilerErrors = llvm::any_of(
       Findings, [](const Finding &F) { return F.isCompilerError(); });

@@ -5,6 +5,7 @@
 
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "llvm/ADT/StringMap.h"
+#include <nlohmann/json.hpp>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -50,7 +51,11 @@ struct Finding {
   std::vector<Note> Notes;
   std::vector<Edit> Fixes;
   std::string BuildDirectory;
+  /// The replay plan the check recorded, without its id and location yet.
+  std::optional<nlohmann::json> Plan;
   std::optional<Verdict> Confirmation;
+  /// The probe ran the plan cleanly: shown as a note, not a warning.
+  bool Downgraded = false;
 
   bool isCompilerError() const {
     return IsError && !IsWarningAsError;

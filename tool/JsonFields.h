@@ -8,8 +8,11 @@
 
 namespace torch_tidy {
 
-/// "error" for compiler errors and warnings as errors, else "warning".
+/// "error" for compiler errors and warnings as errors, "note" for findings
+/// the probe could not reproduce, else "warning".
 inline const char *severity(const Finding &F) {
+  if (F.Downgraded)
+    return "note";
   return F.IsError ? "error" : "warning";
 }
 

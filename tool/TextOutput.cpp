@@ -33,8 +33,9 @@ public:
 
   void report(const Finding &F) {
     {
-      auto Level = F.IsError ? DiagnosticsEngine::Error
-                             : DiagnosticsEngine::Warning;
+      auto Level = F.Downgraded ? DiagnosticsEngine::Note
+                   : F.IsError  ? DiagnosticsEngine::Error
+                                : DiagnosticsEngine::Warning;
       std::string Name = F.Check;
       if (F.IsWarningAsError)
         Name += ",-warnings-as-errors";

@@ -193,10 +193,18 @@ bool isZeroDimFactoryCall(const CallExpr &Call) {
   if (Name == "scalar_tensor")
     return true;
   const Expr *First = Call.getArg(0)->IgnoreImplicit();
-  if (Name == "tensor")
+  if (Name == "tensor") {
     // torch::tensor(0.5) is 0-dim; torch::tensor({0.5}) is 1-D of size 1.
+    // Both reach torch::tensor through an implicit TensorDataContainer.
+    while (const auto *Construct = dyn_cast<CXXConstructExpr>(First)) {
+      if (Construct->getNumArgs() != 1 || Construct->isListInitialization() ||
+          isa<CXXTemporaryObjectExpr>(Construct))
+        return false;
+      First = Construct->getArg(0)->IgnoreImplicit();
+    }
     return First->getType()->isArithmeticType() &&
            !isa<InitListExpr, CXXStdInitializerListExpr>(First);
+  }
   if (!nameIn(Name, {"zeros", "ones", "empty", "full", "rand", "randn"}))
     return false;
   // The sizes argument written as `{}`.

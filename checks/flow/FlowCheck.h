@@ -42,6 +42,10 @@ protected:
                                          const Expr *Device,
                                          const ASTContext &Ctx);
 
+  /// Records the replay plan of \p C, reported at \p At.
+  void recordConflictPlan(const Conflict &C, SourceLocation At,
+                          const ASTContext &Ctx);
+
   llvm::DenseSet<const Expr *> Reported;
 };
 

@@ -19,6 +19,8 @@ import sys
 import tempfile
 
 CHECK_COMMENT = re.compile(r'// *CHECK-[A-Z0-9\-]*:[^\r\n]*')
+# `// FIXTURE-CONFIG: {CheckOptions: ...}`: the fixture's own --config.
+FIXTURE_CONFIG = re.compile(r'^// *FIXTURE-CONFIG: *(.*)$', re.MULTILINE)
 
 
 def run(cmd, **kwargs):
@@ -61,6 +63,10 @@ def main():
     with open(args.fixture) as f:
         original = f.read()
     has_fixes = 'CHECK-FIXES' in original
+    if not args.config:
+        config = FIXTURE_CONFIG.search(original)
+        if config:
+            args.config = config.group(1).strip()
 
     flags = args.flags.split() + ['-include-pch', args.pch]
     workdir = tempfile.mkdtemp(prefix='torch-tidy-fixture-')
@@ -81,7 +87,8 @@ def main():
             sys.exit('torch-tidy exited with %d' % result.returncode)
 
         filecheck(args.filecheck, args.fixture, 'CHECK-MESSAGES', output,
-                  ['-implicit-check-not={{warning|error}}:'])
+                  ['-implicit-check-not={{warning|error}}:',
+                   '--allow-empty'])  # a fixture of negatives only
         if has_fixes:
             with open(path) as f:
                 fixed = f.read()
