@@ -2,7 +2,6 @@
 
 #include "UnregisteredMemberCheck.h"
 #include "api/TorchApi.h"
-#include "flow/DeviceFlow.h"
 #include "plans/ReplayPlan.h"
 #include "utils/AstHelpers.h"
 #include "clang/AST/ExprCXX.h"
@@ -152,10 +151,6 @@ void UnregisteredMemberCheck::check(const MatchFinder::MatchResult &Result) {
   for (const FieldDecl *Field : Module->fields()) {
     MemberKind Kind = kindOf(*Field);
     if (Kind == MemberKind::None || Registered.Fields.count(Field))
-      continue;
-    // A tensor left on the CPU only matters in a program with accelerators;
-    // an unregistered submodule is never trained, wherever it runs.
-    if (Kind == MemberKind::Tensor && !flow::namesAccelerator(Ctx))
       continue;
     const Expr *Use = useInForward(*Field, *Module, Ctx);
     if (!Use)

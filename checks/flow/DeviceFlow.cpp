@@ -224,6 +224,7 @@ private:
           }
         }
       }
+      if (getenv("TT_DEBUG")) llvm::errs() << "round " << Round << " changed " << Changed << " blocks " << Graph.size() << "\n";
       if (!Changed)
         break;
     }
@@ -405,6 +406,11 @@ private:
     }
     if (const ValueDecl *Module = forwardedModule(Call))
       return moduleOutput(Module);
+    // `outs[i]` of a sequence of tensors: the sequence's value.
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(&Call);
+        Op && Op->getOperator() == OO_Subscript &&
+        api::isTensorSequenceType(Op->getArg(0)->getType()))
+      return eval(Op->getArg(0));
     if (!Callee || !api::isTensorType(Call.getType()))
       return TensorValue();
     switch (api::classifyFunction(Callee)) {
@@ -413,7 +419,13 @@ private:
     case api::OpKind::FactoryLike:
       return evalFactoryLike(Call);
     case api::OpKind::Other:
-      if (Callee->hasBody() && !api::isLibTorchInternal(Callee))
+      if (api::isLibTorchInternal(Callee))
+        // torch::relu(x), torch::log_softmax(x, 1): the input's device.
+        return Call.getNumArgs() && api::isTensorType(Call.getArg(0)->getType())
+                   ? derived(eval(Call.getArg(0)), false)
+                   : TensorValue();
+      if (Callee->hasBody() &&
+          !Ctx.getSourceManager().isInSystemHeader(Callee->getLocation()))
         return summaryOf(*Callee);
       return TensorValue();
     case api::OpKind::Loss: {
