@@ -138,6 +138,10 @@ nlohmann::json unregisteredPlan(llvm::StringRef Check, const FieldDecl &Field,
 
 } // namespace
 
+void UnregisteredMemberCheck::onStartOfTranslationUnit() {
+  flow::resetTranslationUnit();
+}
+
 void UnregisteredMemberCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Module = Result.Nodes.getNodeAs<CXXRecordDecl>("module");
   ASTContext &Ctx = *Result.Context;

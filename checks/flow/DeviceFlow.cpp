@@ -154,9 +154,12 @@ struct TranslationUnitCache {
   std::optional<bool> NamesAccelerator;
 };
 
+thread_local TranslationUnitCache Cache;
+
 TranslationUnitCache &cacheFor(const ASTContext &Ctx) {
   // Each clang-tidy worker thread analyses one translation unit at a time.
-  thread_local TranslationUnitCache Cache;
+  // The address alone cannot tell translation units apart (the next one's
+  // ASTContext may reuse a freed one's): resetTranslationUnit() clears it.
   if (Cache.Context != &Ctx) {
     Cache.Facts.clear();
     Cache.InProgress.clear();
@@ -224,7 +227,6 @@ private:
           }
         }
       }
-      if (getenv("TT_DEBUG")) llvm::errs() << "round " << Round << " changed " << Changed << " blocks " << Graph.size() << "\n";
       if (!Changed)
         break;
     }
@@ -990,6 +992,13 @@ private:
 };
 
 } // namespace
+
+void resetTranslationUnit() {
+  Cache.Facts.clear();
+  Cache.InProgress.clear();
+  Cache.NamesAccelerator.reset();
+  Cache.Context = nullptr;
+}
 
 const FunctionFacts &analyze(const FunctionDecl &Fn, ASTContext &Ctx) {
   TranslationUnitCache &Cache = cacheFor(Ctx);

@@ -95,6 +95,10 @@ struct FunctionFacts {
 /// The facts of \p Fn, computed once per function and translation unit.
 const FunctionFacts &analyze(const FunctionDecl &Fn, ASTContext &Ctx);
 
+/// Forgets the facts of the previous translation unit; called by every check
+/// that reads them at the start of each translation unit.
+void resetTranslationUnit();
+
 /// Whether the main file names an accelerator anywhere (kCUDA, "cuda",
 /// .cuda(), torch::cuda::is_available()): a program that never does has no
 /// device findings.

@@ -27,6 +27,11 @@ void FlowCheck::check(const MatchFinder::MatchResult &Result) {
   report(analyze(*Fn, Ctx), Ctx);
 }
 
+void FlowCheck::onStartOfTranslationUnit() {
+  Reported.clear();
+  resetTranslationUnit();
+}
+
 std::vector<const Conflict *> FlowCheck::conflictsOf(const FunctionFacts &Facts,
                                                      Conflict::Kind Cause) {
   std::vector<const Conflict *> Out;

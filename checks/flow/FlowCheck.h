@@ -19,6 +19,9 @@ public:
   }
   void registerMatchers(ast_matchers::MatchFinder *Finder) override;
   void check(const ast_matchers::MatchFinder::MatchResult &Result) override;
+  /// Clears what the previous translation unit left: its facts and the
+  /// findings reported (their nodes' addresses may be reused).
+  void onStartOfTranslationUnit() override;
 
 protected:
   virtual void report(const FunctionFacts &Facts, ASTContext &Ctx) = 0;

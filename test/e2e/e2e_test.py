@@ -477,6 +477,109 @@ class FixTest(ProjectTestCase):
         self.assertIn('Offset:          %d' % offset, yaml)
 
 
+CONFIRM_CPP = r'''#include <torch/torch.h>
+
+torch::Tensor accumulate(const std::vector<torch::Tensor> &outs) {
+  auto device = torch::cuda::is_available() ? torch::kCUDA : torch::kCPU;
+  auto total = torch::zeros({4});
+  auto out = torch::randn({4}, torch::device(device));
+  total += out;
+  auto w = torch::randn({3}, torch::requires_grad()).to(device);
+  torch::optim::SGD opt({w}, 0.1);
+  return total;
+}
+'''
+CONFIRM_FACTORY = (5, 16, 'device-factory-without-device')
+CONFIRM_LEAF = (8, 12, 'device-mid-graph-to')
+
+
+def probe_path():
+    """torch-tidy-probe of the same build, if LibTorch was found."""
+    build = os.path.dirname(os.path.dirname(os.path.abspath(ARGS.torch_tidy)))
+    path = os.path.join(build, 'cuda_probe', 'torch-tidy-probe')
+    return path if os.access(path, os.X_OK) else None
+
+
+class ConfirmTest(ProjectTestCase):
+    """--confirm on the meta stand-in, --emit-plans and --verdicts."""
+
+    @classmethod
+    def setUpClass(cls):
+        if not probe_path():
+            raise unittest.SkipTest('torch-tidy-probe was not built (no LibTorch)')
+        cls.paths = cls.make({'src/confirm.cpp': CONFIRM_CPP})
+        cls.cpp = cls.paths['src/confirm.cpp']
+        cls.plans = os.path.join(cls.root, 'plans')
+        checks = '--checks=-*,device-factory-without-device,device-mid-graph-to'
+        cls.confirmed = run([cls.cpp, checks, '--confirm=meta', '--format=json',
+                             '--emit-plans=' + cls.plans], cwd=cls.root)
+        cls.verdicts = write(os.path.join(cls.root, 'verdicts.json'), json.dumps({
+            'format': 'torch-tidy-verdicts', 'version': 1, 'verdicts': [{
+                'id': 'src/confirm.cpp:5:16:device-factory-without-device',
+                'verdict': 'not-reproduced', 'device': 'cuda:0 NVIDIA H200',
+                'message': 'ran clean'}]}))
+        cls.merged = run([cls.cpp, checks, '--verdicts=' + cls.verdicts,
+                          '--format=json'], cwd=cls.root)
+        cls.strict = run([cls.cpp, checks, '--verdicts=' + cls.verdicts,
+                          '--confirm-strict', '--format=sarif'], cwd=cls.root)
+
+    def finding(self, items, where):
+        line, col, check = where
+        matches = [i for i in items if (i['line'], i['column'], i['check']) ==
+                   (line, col, check)]
+        self.assertEqual(len(matches), 1, items)
+        return matches[0]
+
+    def test_confirmed_on_meta_with_libtorch_message(self):
+        self.assertNoCrash(self.confirmed)
+        self.assertEqual(self.confirmed.code, 0, self.confirmed)
+        items = json.loads(self.confirmed.out)
+        verdict = self.finding(items, CONFIRM_FACTORY)['verdict']
+        self.assertEqual(verdict['verdict'], 'confirmed', items)
+        self.assertIn('meta', verdict['device'])
+        self.assertIn('Expected all tensors to be on the same device',
+                      verdict['message'])
+        leaf = self.finding(items, CONFIRM_LEAF)['verdict']
+        self.assertEqual(leaf['verdict'], 'confirmed', items)
+        self.assertIn("can't optimize a non-leaf Tensor", leaf['message'])
+
+    def test_emitted_plans_are_named_after_their_findings(self):
+        names = sorted(os.listdir(self.plans))
+        self.assertEqual(len(names), 2, names)
+        plans = [json.loads(read(os.path.join(self.plans, n))) for n in names]
+        ids = sorted(p['id'] for p in plans)
+        self.assertEqual(ids, ['src/confirm.cpp:5:16:device-factory-without-device',
+                               'src/confirm.cpp:8:12:device-mid-graph-to'])
+        for plan in plans:
+            self.assertEqual(plan['format'], 'torch-tidy-plan')
+            self.assertEqual(plan['location']['file'], 'src/confirm.cpp')
+
+    def test_not_reproduced_is_downgraded_to_a_note(self):
+        self.assertEqual(self.merged.code, 0, self.merged)
+        items = json.loads(self.merged.out)
+        factory = self.finding(items, CONFIRM_FACTORY)
+        self.assertEqual(factory['severity'], 'note')
+        self.assertEqual(factory['verdict']['device'], 'cuda:0 NVIDIA H200')
+        leaf = self.finding(items, CONFIRM_LEAF)
+        self.assertEqual(leaf['severity'], 'warning')
+        self.assertNotIn('verdict', leaf)
+
+    def test_confirm_strict_drops_it_and_sarif_carries_verdicts(self):
+        self.assertEqual(self.strict.code, 0, self.strict)
+        results = json.loads(self.strict.out)['runs'][0]['results']
+        self.assertEqual([r['ruleId'] for r in results], ['device-mid-graph-to'])
+
+    def test_malformed_verdicts_is_one_line_error(self):
+        bad = write(os.path.join(self.root, 'bad-verdicts.json'), '{"verdicts": 3}')
+        result = run([self.cpp, '--verdicts=' + bad, '--checks=-*,device-mid-graph-to'],
+                     cwd=self.root)
+        self.assertNoCrash(result)
+        self.assertNotEqual(result.code, 0, result)
+        errors = [l for l in result.err.splitlines() if l.startswith('torch-tidy: error:')]
+        self.assertEqual(len(errors), 1, result)
+        self.assertIn('bad-verdicts.json', errors[0])
+
+
 class BadInputTest(ProjectTestCase):
     """Each mistake: a one-line 'torch-tidy: error:', non-zero exit, no crash."""
 
