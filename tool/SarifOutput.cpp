@@ -39,13 +39,30 @@ public:
                           {"results", Results}};
     if (!SourceRoot.empty())
       Run["originalUriBaseIds"] = {
-          {"SRCROOT", {{"uri", "file://" + withSlash(SourceRoot)}}}};
+          {"SRCROOT", {{"uri", "file://" + uriEncode(withSlash(SourceRoot))}}}};
     return {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
             {"version", "2.1.0"},
             {"runs", {Run}}};
   }
 
 private:
+  /// A path as a URI reference: bytes other than unreserved ones and '/'
+  /// are percent-encoded (a space is "%20").
+  static std::string uriEncode(llvm::StringRef Path) {
+    std::string Out;
+    for (unsigned char C : Path) {
+      if (llvm::isAlnum(C) || C == '/' || C == '-' || C == '_' || C == '.' ||
+          C == '~') {
+        Out += C;
+        continue;
+      }
+      Out += '%';
+      Out += llvm::hexdigit(C >> 4);
+      Out += llvm::hexdigit(C & 15);
+    }
+    return Out;
+  }
+
   static std::string withSlash(std::string Path) {
     if (Path.empty() || Path.back() != '/')
       Path += '/';
@@ -56,20 +73,44 @@ private:
     llvm::StringRef Path(File);
     std::string Root = withSlash(SourceRoot);
     if (!SourceRoot.empty() && Path.starts_with(Root))
-      return {{"uri", Path.drop_front(Root.size()).str()},
+      return {{"uri", uriEncode(Path.drop_front(Root.size()))},
               {"uriBaseId", "SRCROOT"}};
-    return {{"uri", "file://" + File}};
+    return {{"uri", "file://" + uriEncode(File)}};
   }
 
-  static nlohmann::json region(const Span &Begin, const Span *Extent) {
-    const Span &End = Extent ? *Extent : Begin;
-    unsigned EndColumn =
-        Extent ? End.EndColumn : std::max(Begin.Column, 1u) + 1;
-    unsigned EndLine = Extent ? End.EndLine : Begin.Line;
-    return {{"startLine", Begin.Line},
-            {"startColumn", Begin.Column},
-            {"endLine", EndLine},
-            {"endColumn", EndColumn}};
+  /// SARIF counts columns in UTF-16 code units; spans count bytes.
+  unsigned utf16Column(const std::string &File, unsigned Offset,
+                       unsigned ByteColumn) {
+    llvm::StringRef Text = contents(File);
+    unsigned LineStart = Offset - std::min(Offset, ByteColumn - 1);
+    unsigned Units = 0;
+    for (unsigned I = LineStart; I < Offset && I < Text.size(); ++I) {
+      unsigned char Byte = Text[I];
+      if ((Byte & 0xC0) == 0x80)
+        continue; // a continuation byte
+      Units += Byte >= 0xF0 ? 2 : 1; // 4-byte sequences are surrogate pairs
+    }
+    return Units + 1;
+  }
+
+  nlohmann::json region(const Span &S) {
+    return {{"startLine", S.Line},
+            {"startColumn", utf16Column(S.File, S.Offset, S.Column)},
+            {"endLine", S.EndLine},
+            {"endColumn",
+             utf16Column(S.File, S.Offset + S.Length, S.EndColumn)}};
+  }
+
+  /// The primary region: the range the diagnostic points at, or its first
+  /// character.
+  nlohmann::json region(const Span &Begin, const Span *Extent) {
+    if (Extent)
+      return region(*Extent);
+    Span OneCharacter = Begin;
+    OneCharacter.Length = 1;
+    OneCharacter.EndLine = Begin.Line;
+    OneCharacter.EndColumn = Begin.Column + 1;
+    return region(OneCharacter);
   }
 
   /// The range that starts where the diagnostic points, if any: its end is
@@ -82,7 +123,7 @@ private:
     return nullptr;
   }
 
-  nlohmann::json location(const Span &S, const Span *Extent) const {
+  nlohmann::json location(const Span &S, const Span *Extent) {
     return {{"physicalLocation",
              {{"artifactLocation", artifact(S.File)},
               {"region", region(S, Extent)}}}};
@@ -117,7 +158,7 @@ private:
     return Rule;
   }
 
-  nlohmann::json fixes(const Finding &F) const {
+  nlohmann::json fixes(const Finding &F) {
     if (F.Fixes.empty())
       return nlohmann::json::array();
     std::map<std::string, nlohmann::json> ByFile;
@@ -127,11 +168,7 @@ private:
         Change = {{"artifactLocation", artifact(E.Where.File)},
                   {"replacements", nlohmann::json::array()}};
       Change["replacements"].push_back(
-          {{"deletedRegion",
-            {{"startLine", E.Where.Line},
-             {"startColumn", E.Where.Column},
-             {"endLine", E.Where.EndLine},
-             {"endColumn", E.Where.EndColumn}}},
+          {{"deletedRegion", region(E.Where)},
            {"insertedContent", {{"text", E.Replacement}}}});
     }
     nlohmann::json Changes = nlohmann::json::array();
@@ -153,12 +190,16 @@ private:
            std::to_string(Seen);
   }
 
-  llvm::StringRef lineText(const Span &S) {
-    auto [It, Inserted] = Contents.try_emplace(S.File);
+  llvm::StringRef contents(const std::string &File) {
+    auto [It, Inserted] = Contents.try_emplace(File);
     if (Inserted)
-      if (auto Buffer = llvm::MemoryBuffer::getFile(S.File))
+      if (auto Buffer = llvm::MemoryBuffer::getFile(File))
         It->second = (*Buffer)->getBuffer().str();
-    llvm::StringRef Text = It->second;
+    return It->second;
+  }
+
+  llvm::StringRef lineText(const Span &S) {
+    llvm::StringRef Text = contents(S.File);
     size_t Start = Text.rfind('\n', S.Offset ? S.Offset - 1 : 0);
     Start = (Start == llvm::StringRef::npos || S.Offset == 0) ? 0 : Start + 1;
     return Text.substr(Start).split('\n').first.trim();
