@@ -36,7 +36,13 @@ MemberKind kindOf(const FieldDecl &Field) {
 const FieldDecl *memberOfThis(const Expr *E) {
   if (!E)
     return nullptr;
-  const auto *Member = dyn_cast<MemberExpr>(E->IgnoreImplicit());
+  E = E->IgnoreImplicit();
+  // A by-value parameter (register_buffer's Tensor) copies the member.
+  if (const auto *Copy = dyn_cast<CXXConstructExpr>(E);
+      Copy && Copy->getNumArgs() == 1 &&
+      Copy->getConstructor()->isCopyOrMoveConstructor())
+    E = Copy->getArg(0)->IgnoreImplicit();
+  const auto *Member = dyn_cast<MemberExpr>(E);
   if (!Member || !isa<CXXThisExpr>(Member->getBase()->IgnoreImplicit()))
     return nullptr;
   return dyn_cast<FieldDecl>(Member->getMemberDecl());
@@ -137,10 +143,6 @@ nlohmann::json unregisteredPlan(llvm::StringRef Check, const FieldDecl &Field,
 }
 
 } // namespace
-
-void UnregisteredMemberCheck::onStartOfTranslationUnit() {
-  flow::resetTranslationUnit();
-}
 
 void UnregisteredMemberCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Module = Result.Nodes.getNodeAs<CXXRecordDecl>("module");

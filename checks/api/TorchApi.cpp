@@ -2,6 +2,9 @@
 
 #include "TorchApi.h"
 #include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 
 namespace clang::tidy::torch_tidy::api {
 
@@ -244,6 +247,224 @@ std::optional<bool> isAcceleratorString(llvm::StringRef Text) {
                     "xla", "hpu"}))
     return true;
   return std::nullopt;
+}
+
+
+// Device strings. LibTorch 1.13's parser (c10/core/Device.cpp) accepts
+// `[a-zA-Z_]+(:(0|[1-9][0-9]*))?`, then looks the type name up, case-sensitively,
+// in this list; the index is stored in an int8_t DeviceIndex. Measured against
+// Debian's libc10 1.13.1: "CPU", "cuda0", "cuda:", "cuda:01", "cuda: 1",
+// "cuda:-1" throw; "cuda:128" is read as cuda:-128 and "cuda:300" as cuda:44.
+static const llvm::StringRef DeviceTypeNames[] = {
+    "cpu",  "cuda", "ipu",  "xpu",   "mkldnn", "opengl",       "opencl",
+    "ideep", "hip", "ve",   "fpga",  "ort",    "xla",          "lazy",
+    "vulkan", "mps", "meta", "hpu",  "privateuseone",
+    // Accepted by later LibTorch versions: never reported.
+    "mtia", "maia"};
+
+static bool isDeviceTypeName(llvm::StringRef Name) {
+  for (llvm::StringRef Known : DeviceTypeNames)
+    if (Name == Known)
+      return true;
+  return false;
+}
+
+static bool isTypeNameSyntax(llvm::StringRef Name) {
+  return !Name.empty() && llvm::all_of(Name, [](char C) {
+    return llvm::isAlpha(C) || C == '_';
+  });
+}
+
+/// The first reason LibTorch rejects or misreads \p Text, without a fix.
+static std::optional<DeviceStringProblem> firstDefect(llvm::StringRef Text) {
+  auto Throws = [](std::string Reason) {
+    return DeviceStringProblem{std::move(Reason), true, std::nullopt};
+  };
+  if (Text.empty())
+    return Throws("it is empty");
+  if (llvm::any_of(Text, [](char C) { return llvm::isSpace(C); }))
+    return Throws("it contains white space");
+  auto [Name, Index] = Text.split(':');
+  bool HasIndex = Text.contains(':');
+  if (Name.lower() == "gpu")
+    return Throws("LibTorch has no 'gpu' device type (use \"cuda\")");
+  if (!isTypeNameSyntax(Name)) {
+    llvm::StringRef Letters = Name.rtrim("0123456789");
+    if (!HasIndex && Letters.size() < Name.size() &&
+        isDeviceTypeName(Letters.lower()))
+      return Throws("the index must follow a ':'");
+    return Throws("it is not of the form 'type' or 'type:index'");
+  }
+  if (!isDeviceTypeName(Name)) {
+    if (isDeviceTypeName(Name.lower()))
+      return Throws("device types are lower-case");
+    return Throws("'" + Name.str() + "' is not a LibTorch device type");
+  }
+  if (!HasIndex)
+    return std::nullopt;
+  if (Index.empty())
+    return Throws("':' is not followed by an index");
+  if (Index.starts_with("-"))
+    return Throws("an index in a device string cannot be negative");
+  if (!llvm::all_of(Index, llvm::isDigit))
+    return Throws("the index is not a decimal number");
+  if (Index.size() > 1 && Index.starts_with("0"))
+    return Throws("an index has no leading zeros");
+  unsigned long long Value = 0;
+  if (Index.getAsInteger(10, Value) || Value > 2147483647ULL)
+    return Throws("the index does not fit an int");
+  if (Value > 127) {
+    int Read = static_cast<int8_t>(static_cast<uint8_t>(Value & 0xff));
+    return DeviceStringProblem{
+        "the index " + std::to_string(Value) +
+            " does not fit LibTorch's 8-bit DeviceIndex and is read as " +
+            std::to_string(Read),
+        false, std::nullopt};
+  }
+  return std::nullopt;
+}
+
+/// \p Text with the spelling mistakes whose meaning is unambiguous repaired:
+/// white space removed, the type name lower-cased, a missing ':' before a
+/// trailing index inserted, leading zeros of the index dropped.
+static std::string normalizeDeviceString(llvm::StringRef Text) {
+  std::string Bare;
+  for (char C : Text)
+    if (!llvm::isSpace(C))
+      Bare.push_back(C);
+  auto [Name, Index] = llvm::StringRef(Bare).split(':');
+  bool HasIndex = llvm::StringRef(Bare).contains(':');
+  std::string Type = Name.lower();
+  if (!HasIndex) {
+    llvm::StringRef Letters = llvm::StringRef(Type).rtrim("0123456789");
+    if (Letters.size() < Type.size() && isDeviceTypeName(Letters)) {
+      Index = Name.substr(Letters.size());
+      Type = Letters.str();
+      HasIndex = true;
+    }
+  }
+  if (!HasIndex)
+    return Type;
+  llvm::StringRef Digits = Index.ltrim('0');
+  if (Digits.empty() && !Index.empty())
+    Digits = "0";
+  return Type + ":" + Digits.str();
+}
+
+std::optional<DeviceStringProblem> checkDeviceString(llvm::StringRef Text) {
+  std::optional<DeviceStringProblem> Problem = firstDefect(Text);
+  if (!Problem || !Problem->Throws)
+    return Problem;
+  std::string Fixed = normalizeDeviceString(Text);
+  if (Fixed != Text && !firstDefect(Fixed) &&
+      llvm::StringRef(Text).lower() != "gpu")
+    Problem->Fix = Fixed;
+  return Problem;
+}
+
+std::optional<unsigned> deviceStringIndex(llvm::StringRef Text) {
+  if (checkDeviceString(Text) || !Text.contains(':'))
+    return std::nullopt;
+  unsigned Index = 0;
+  if (Text.split(':').second.getAsInteger(10, Index))
+    return std::nullopt;
+  return Index;
+}
+
+bool isCudaString(llvm::StringRef Text) {
+  return !checkDeviceString(Text) && Text.split(':').first == "cuda";
+}
+
+bool isCudaConstant(const NamedDecl *D) {
+  const auto *Value = dyn_cast_or_null<ValueDecl>(D);
+  if (!Value || !isLibTorchInternal(Value) || !namesADevice(Value->getType()))
+    return false;
+  return Value->getName() == "kCUDA" || Value->getName() == "CUDA";
+}
+
+static bool isDeviceOrOptionsType(QualType Type) {
+  return namesADevice(Type) || isTensorOptionsType(Type);
+}
+
+static const FunctionDecl *calleeOf(const Expr &E) {
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(&E))
+    return Construct->getConstructor();
+  if (const auto *Call = dyn_cast<CallExpr>(&E))
+    return Call->getDirectCallee();
+  return nullptr;
+}
+
+static const Expr *writtenArg(const Expr &E, unsigned I) {
+  const Expr *Arg = nullptr;
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(&E)) {
+    if (I < Construct->getNumArgs())
+      Arg = Construct->getArg(I);
+  } else if (const auto *Call = dyn_cast<CallExpr>(&E)) {
+    if (I < Call->getNumArgs())
+      Arg = Call->getArg(I);
+  }
+  return Arg && !isa<CXXDefaultArgExpr>(Arg) ? Arg : nullptr;
+}
+
+/// 0 for `device_index(i)`, 1 for `Device(type, i)` and
+/// `TensorOptions::device(type, i)`; nothing for other calls.
+static std::optional<unsigned> deviceIndexPosition(const Expr &E) {
+  const FunctionDecl *Fn = calleeOf(E);
+  if (!Fn || !isLibTorchInternal(Fn))
+    return std::nullopt;
+  if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Fn))
+    return isDeviceType(QualType(Ctor->getParent()->getTypeForDecl(), 0)) &&
+                   Ctor->getNumParams() == 2
+               ? std::optional<unsigned>(1)
+               : std::nullopt;
+  if (!isTensorOptionsType(Fn->getReturnType()))
+    return std::nullopt;
+  if (Fn->getName() == "device_index")
+    return 0;
+  if (Fn->getName() == "device" && isa<CXXMethodDecl>(Fn))
+    return 1;
+  return std::nullopt;
+}
+
+const Expr *explicitDeviceIndex(const Expr &E) {
+  std::optional<unsigned> Position = deviceIndexPosition(E);
+  return Position ? writtenArg(E, *Position) : nullptr;
+}
+
+const Expr *explicitDeviceType(const Expr &E) {
+  std::optional<unsigned> Position = deviceIndexPosition(E);
+  return Position && *Position == 1 ? writtenArg(E, 0) : nullptr;
+}
+
+bool isDeviceBuilder(const FunctionDecl *Fn) {
+  if (!Fn || !isLibTorchInternal(Fn))
+    return false;
+  if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Fn))
+    return isDeviceOrOptionsType(QualType(Ctor->getParent()->getTypeForDecl(), 0));
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(Fn))
+    if (!isTensorOptionsType(QualType(Method->getParent()->getTypeForDecl(), 0)))
+      return false;
+  return isDeviceOrOptionsType(Fn->getReturnType());
+}
+
+bool isDeviceTakingOperation(const FunctionDecl *Fn) {
+  if (!Fn || !isLibTorchInternal(Fn))
+    return false;
+  if (const auto *Method = dyn_cast<CXXMethodDecl>(Fn)) {
+    const CXXRecordDecl *Class = Method->getParent();
+    if (hasQualifiedName(Class, {"at::Tensor", "at::TensorBase"}))
+      return true;
+    if (isModuleClass(Class))
+      return Method->getName() == "to";
+    return hasQualifiedName(Class, {"torch::serialize::InputArchive"}) &&
+           Method->getName() == "load_from";
+  }
+  if (isa<CXXConstructorDecl>(Fn))
+    return false;
+  llvm::StringRef Name =
+      Fn->getDeclName().isIdentifier() ? Fn->getName() : llvm::StringRef();
+  return isTensorType(Fn->getReturnType()) || isTensorSequenceType(Fn->getReturnType()) ||
+         Name == "load";
 }
 
 } // namespace clang::tidy::torch_tidy::api

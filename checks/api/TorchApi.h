@@ -16,6 +16,7 @@
 #include "clang/ASTMatchers/ASTMatchers.h"
 #include "llvm/ADT/StringRef.h"
 #include <optional>
+#include <string>
 
 namespace clang::tidy::torch_tidy::api {
 
@@ -107,6 +108,68 @@ std::optional<bool> isAcceleratorString(llvm::StringRef Text);
 /// c10::Device, c10::DeviceType or c10::optional<c10::Device>: an argument of
 /// one of these types names the device a checkpoint is loaded to.
 bool namesADevice(QualType Type);
+
+
+/// Calls that parse their first argument as a device string when it is one:
+/// the constructors of c10::Device and c10::TensorOptions (whose forwarding
+/// constructor builds a Device: `x.to("cuda")`, `torch::zeros({2}, "cuda")`)
+/// and TensorOptions::device.
+inline auto deviceStringParser() {
+  using namespace ast_matchers;
+  return functionDecl(anyOf(
+      cxxConstructorDecl(
+          ofClass(hasAnyName("::c10::Device", "::c10::TensorOptions"))),
+      cxxMethodDecl(hasName("device"), ofClass(hasName("::c10::TensorOptions")))));
+}
+
+/// Why LibTorch's device-string parser (c10::Device(const std::string &))
+/// rejects or misreads a string.
+struct DeviceStringProblem {
+  /// Why, e.g. "device types are lower-case".
+  std::string Reason;
+  /// True when c10::Device throws; false when it accepts the string but reads
+  /// another device (an index that overflows the 8-bit DeviceIndex).
+  bool Throws = true;
+  /// The canonical spelling, when the device meant is unambiguous.
+  std::optional<std::string> Fix;
+};
+/// Applies LibTorch's grammar `[a-zA-Z_]+(:(0|[1-9][0-9]*))?` with a type name
+/// from c10/core/Device.cpp (1.13, plus names later versions added) and an
+/// index that fits c10::DeviceIndex. Nothing when the string is valid.
+std::optional<DeviceStringProblem> checkDeviceString(llvm::StringRef Text);
+/// The index a valid device string names: "cuda:1" -> 1, "cuda" -> nothing.
+std::optional<unsigned> deviceStringIndex(llvm::StringRef Text);
+/// Whether a valid device string names a CUDA device: "cuda", "cuda:1".
+bool isCudaString(llvm::StringRef Text);
+
+/// torch::kCUDA, c10::DeviceType::CUDA: the DeviceType constants of CUDA.
+bool isCudaConstant(const NamedDecl *D);
+/// Functions that tell whether a CUDA device exists:
+/// torch::cuda::is_available(), torch::cuda::device_count(), at::hasCUDA().
+inline auto cudaAvailabilityFunction() {
+  using namespace ast_matchers;
+  return functionDecl(hasAnyName(
+      "::torch::cuda::is_available", "::torch::cuda::device_count",
+      "::torch::cuda::cudnn_is_available", "::at::hasCUDA",
+      "::at::Context::hasCUDA", "::at::cuda::is_available",
+      "::at::cuda::device_count", "::c10::cuda::device_count"));
+}
+/// The explicit device index of a device built from a type and an index:
+/// `c10::Device(type, index)`, `TensorOptions::device(type, index)`,
+/// `torch::device_index(index)` (CUDA); null when none is written.
+const Expr *explicitDeviceIndex(const Expr &E);
+/// The device type argument next to that index (null for device_index(),
+/// which always means CUDA).
+const Expr *explicitDeviceType(const Expr &E);
+/// A LibTorch function or constructor that only builds a device or tensor
+/// options from its arguments (Device, TensorOptions, optional<Device>,
+/// torch::device, TensorOptions::device/dtype/...): a device passed to it
+/// travels on to whatever uses the result.
+bool isDeviceBuilder(const FunctionDecl *Fn);
+/// A LibTorch operation that puts tensors on the device it is given: Tensor
+/// methods (`to`, `new_zeros`, ...), Module::to, factories and other free
+/// functions returning a tensor, checkpoint loads.
+bool isDeviceTakingOperation(const FunctionDecl *Fn);
 
 } // namespace clang::tidy::torch_tidy::api
 

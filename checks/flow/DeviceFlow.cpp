@@ -495,7 +495,8 @@ private:
     Result.Source = &Call;
     DeviceValue Target;
     if (Name == "cuda")
-      Target = {Place::Accelerator, &Call, false};
+      // Named "an accelerator" in messages: `.cuda()` has no device to name.
+      Target = {Place::Accelerator, nullptr, false};
     else if (Name == "cpu")
       Target = {Place::Cpu, &Call, false};
     else
@@ -801,16 +802,20 @@ private:
   }
 
   void checkOperation(const CallExpr &Call) {
-    if (const ValueDecl *Module = forwardedModule(Call)) {
-      checkForward(Call, Module);
-      return;
-    }
-    api::OpKind Kind = api::classifyFunction(Call.getDirectCallee());
+    bool IsLossModule = false;
     if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(&Call);
         Op && Op->getOperator() == OO_Call)
       if (const CXXRecordDecl *Module = api::heldModule(Op->getArg(0)->getType());
           Module && api::isLossModule(Module))
-        Kind = api::OpKind::Loss;
+        IsLossModule = true;
+    // `criterion(out, target)` is a loss, not a forward to check the input of.
+    if (const ValueDecl *Module = forwardedModule(Call); Module && !IsLossModule) {
+      checkForward(Call, Module);
+      return;
+    }
+    api::OpKind Kind = api::classifyFunction(Call.getDirectCallee());
+    if (IsLossModule)
+      Kind = api::OpKind::Loss;
     if (Kind != api::OpKind::ElementWise &&
         Kind != api::OpKind::ElementWiseInPlace &&
         Kind != api::OpKind::SameDevice && Kind != api::OpKind::Loss)

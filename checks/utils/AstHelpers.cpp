@@ -146,4 +146,67 @@ devicesInScope(const Stmt &Call, ASTContext &Ctx) {
   return Devices;
 }
 
+const StringLiteral *stringLiteralOf(const Expr &E) {
+  const Expr *Current = &E;
+  while (true) {
+    Current = Current->IgnoreParenImpCasts();
+    if (const auto *Literal = dyn_cast<StringLiteral>(Current))
+      return Literal;
+    if (const auto *Temporary = dyn_cast<MaterializeTemporaryExpr>(Current))
+      Current = Temporary->getSubExpr();
+    else if (const auto *Bind = dyn_cast<CXXBindTemporaryExpr>(Current))
+      Current = Bind->getSubExpr();
+    else if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(Current))
+      Current = Cast->getSubExpr();
+    else if (const auto *Construct = dyn_cast<CXXConstructExpr>(Current)) {
+      const CXXRecordDecl *Class = Construct->getConstructor()->getParent();
+      if (Construct->getNumArgs() == 0 || !Class->isInStdNamespace() ||
+          Class->getName() != "basic_string")
+        return nullptr;
+      for (unsigned I = 1; I < Construct->getNumArgs(); ++I)
+        if (!isa<CXXDefaultArgExpr>(Construct->getArg(I)))
+          return nullptr;
+      Current = Construct->getArg(0);
+    } else
+      return nullptr;
+  }
+}
+
+const FunctionDecl *enclosingFunction(const Stmt &S, ASTContext &Ctx) {
+  DynTypedNodeList Parents = Ctx.getParents(S);
+  while (!Parents.empty()) {
+    if (const auto *Fn = Parents[0].get<FunctionDecl>())
+      return Fn;
+    if (const auto *Lambda = Parents[0].get<LambdaExpr>())
+      return Lambda->getCallOperator();
+    Parents = Ctx.getParents(Parents[0]);
+  }
+  return nullptr;
+}
+
+bool isUnderCondition(const Stmt &S, ASTContext &Ctx) {
+  DynTypedNode Node = DynTypedNode::create(S);
+  while (true) {
+    DynTypedNodeList Parents = Ctx.getParents(Node);
+    if (Parents.empty() || Parents[0].get<FunctionDecl>() ||
+        Parents[0].get<LambdaExpr>())
+      return false;
+    const Stmt *Child = Node.get<Stmt>();
+    if (const Stmt *Parent = Parents[0].get<Stmt>()) {
+      if (isa<SwitchCase>(Parent))
+        return true;
+      if (const auto *If = dyn_cast<IfStmt>(Parent);
+          If && (If->getThen() == Child || If->getElse() == Child))
+        return true;
+      if (const auto *Ternary = dyn_cast<AbstractConditionalOperator>(Parent);
+          Ternary && Ternary->getCond() != Child)
+        return true;
+      if (const auto *Logical = dyn_cast<BinaryOperator>(Parent);
+          Logical && Logical->isLogicalOp() && Logical->getRHS() == Child)
+        return true;
+    }
+    Node = Parents[0];
+  }
+}
+
 } // namespace clang::tidy::torch_tidy::utils

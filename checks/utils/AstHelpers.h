@@ -36,6 +36,17 @@ std::optional<std::string> sourceText(const Expr &E, const ASTContext &Ctx);
 llvm::SmallVector<const ValueDecl *, 2> devicesInScope(const Stmt &S,
                                                        ASTContext &Ctx);
 
+/// The string literal \p E is, through implicit conversions, parentheses and
+/// the construction of a std::string from it: `"cpu"`, `std::string("cpu")`.
+const StringLiteral *stringLiteralOf(const Expr &E);
+
+/// The function (or lambda call operator) whose body contains \p S.
+const FunctionDecl *enclosingFunction(const Stmt &S, ASTContext &Ctx);
+
+/// Whether \p S runs only under a condition in its function: in a branch of
+/// an `if`, a `switch`, a `?:` or the right operand of `&&`/`||`.
+bool isUnderCondition(const Stmt &S, ASTContext &Ctx);
+
 } // namespace clang::tidy::torch_tidy::utils
 
 #endif // TORCH_TIDY_CHECKS_UTILS_ASTHELPERS_H

@@ -94,7 +94,7 @@ void fromString(const std::string &flag, torch::Tensor x) {
 void alwaysCuda(torch::Tensor x) {
   auto x_dev = x.cuda();
   auto y = torch::full({3}, 2.0) + x_dev;
-  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: tensor created without a device is on the CPU, and meets a tensor on 'x.cuda()' in 'operator+' [device-factory-without-device]
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: tensor created without a device is on the CPU, and meets a tensor on an accelerator in 'operator+' [device-factory-without-device]
 }
 
 // Negatives.

@@ -42,7 +42,7 @@ void holders(torch::Device device) {
   torch::nn::Conv2d conv(torch::nn::Conv2dOptions(3, 8, 3));
   conv->to(torch::kCUDA);
   auto y3 = conv(torch::rand({1, 3, 32, 32}));
-  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: 'torch::rand({1, 3, 32, 32})' is on the CPU, but 'conv' was moved to an accelerator: {{.*}} [device-unmoved-input]
+  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: 'torch::rand({1, 3, 32, 32})' is on the CPU, but 'conv' was moved to 'torch::kCUDA': {{.*}} [device-unmoved-input]
   // CHECK-FIXES: {{^}}  auto y3 = conv(torch::rand({1, 3, 32, 32}));{{$}}
 
   torch::nn::Sequential seq(torch::nn::Linear(4, 4), torch::nn::ReLU());
@@ -55,7 +55,7 @@ void moduleObject(torch::Tensor x) {
   Net net;
   net.to(torch::kCUDA);
   auto y = net.forward(torch::ones({3}));
-  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 'torch::ones({3})' is on the CPU, but 'net' was moved to an accelerator: {{.*}} [device-unmoved-input]
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 'torch::ones({3})' is on the CPU, but 'net' was moved to 'torch::kCUDA': {{.*}} [device-unmoved-input]
 }
 
 void ternaryDevice(std::shared_ptr<Net> model) {
