@@ -21,6 +21,22 @@ static const CheckInfo Catalog[] = {
      "accepted as an input of element-wise ops, never as their output. Create "
      "the tensor on the device: torch::zeros({1}, torch::device(device)) or "
      "x.options()."},
+    {"device-hardcoded",
+     "A device index or a CUDA device is written into a tensor operation "
+     "instead of being chosen in one place.",
+     "'x.to(torch::Device(torch::kCUDA, 1))' fails on a machine with one GPU, "
+     "and 'x.cuda()' or 'torch::kCUDA' in a translation unit that never asks "
+     "torch::cuda::is_available() fails on a machine without a GPU. Choose "
+     "the device once (a config member, 'auto device = "
+     "torch::cuda::is_available() ? torch::kCUDA : torch::kCPU;', a function "
+     "returning it) and pass that device to the operations."},
+    {"device-invalid-string",
+     "A device string that LibTorch's parser rejects or misreads.",
+     "torch::Device(\"CPU\") throws: LibTorch's device strings are a "
+     "lower-case type name from a fixed list (cpu, cuda, mps, meta, ...) and "
+     "an optional ':index' without sign or leading zeros; an index over 127 "
+     "does not fit the 8-bit DeviceIndex and names another device. Use the "
+     "canonical spelling, e.g. \"cuda:1\"."},
     {"device-load-without-device",
      "A checkpoint is loaded without a target device.",
      "torch::load(value, path), torch::jit::load(path) and "

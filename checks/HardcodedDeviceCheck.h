@@ -24,6 +24,8 @@ public:
 
 private:
   void checkIndex(const Expr &Device, ASTContext &Ctx);
+  void reportIndex(const Expr &Index, llvm::StringRef Value,
+                   const CallExpr &Operation);
   void noteCudaUse(const Expr &Use, const Expr &Device, ASTContext &Ctx);
 
   /// Whether the translation unit asks whether CUDA is available.
@@ -33,7 +35,6 @@ private:
     SourceLocation Loc;
     SourceRange Range;
     std::string Spelling;
-    std::string Operation;
   };
   llvm::DenseMap<const FunctionDecl *, CudaUse> FirstCudaUse;
   const SourceManager *Sources = nullptr;

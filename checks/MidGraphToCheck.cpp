@@ -87,8 +87,13 @@ static std::vector<FixItHint> createOnDevice(const CXXMemberCallExpr &Move,
     if (Move.getNumArgs() != 1 && !(Move.getNumArgs() > 1 &&
                                     isa<CXXDefaultArgExpr>(Move.getArg(1))))
       return {};
-    auto Text = utils::sourceText(*Move.getArg(0), Ctx);
-    if (!Text || !api::namesADevice(Move.getArg(0)->getType()))
+    // `w.to(device)` converts the device to TensorOptions.
+    const Expr *Target = Move.getArg(0)->IgnoreImplicit();
+    if (const auto *Conversion = dyn_cast<CXXConstructExpr>(Target);
+        Conversion && Conversion->getNumArgs() == 1)
+      Target = Conversion->getArg(0)->IgnoreImplicit();
+    auto Text = utils::sourceText(*Target, Ctx);
+    if (!Text || !api::namesADevice(Target->getType()))
       return {};
     Device = *Text;
   }
@@ -221,7 +226,7 @@ void MidGraphToCheck::checkPerStepCopy(const MatchFinder::MatchResult &Result) {
       << Move->getSourceRange();
   plans::recordPlan(getID(), Move->getBeginLoc(), Ctx.getSourceManager(),
                     perStepPlan(getID(), *Var));
-  diag(Var->getLocation(), "'%0' is created here, before the loop",
+  diag(Var->getLocation(), "'%0' is declared here, outside the loop",
        DiagnosticIDs::Note)
       << Var->getName();
 }

@@ -9,6 +9,8 @@
 #include "DeviceMismatchCheck.h"
 #include "DiscardedToCheck.h"
 #include "FactoryWithoutDeviceCheck.h"
+#include "HardcodedDeviceCheck.h"
+#include "InvalidDeviceStringCheck.h"
 #include "LoadWithoutDeviceCheck.h"
 #include "LoopCopyToCheck.h"
 #include "MidGraphToCheck.h"
@@ -26,6 +28,8 @@ public:
     Factories.registerCheck<DiscardedToCheck>("device-discarded-to");
     Factories.registerCheck<FactoryWithoutDeviceCheck>(
         "device-factory-without-device");
+    Factories.registerCheck<HardcodedDeviceCheck>("device-hardcoded");
+    Factories.registerCheck<InvalidDeviceStringCheck>("device-invalid-string");
     Factories.registerCheck<LoadWithoutDeviceCheck>(
         "device-load-without-device");
     Factories.registerCheck<LoopCopyToCheck>("device-loop-copy-to");

@@ -31,6 +31,15 @@ bool isDeviceType(QualType Type) {
   return hasQualifiedName(recordOf(Type), {"c10::Device"});
 }
 
+static bool isDeviceTypeEnum(QualType Type) {
+  const auto *Enum = Type.getNonReferenceType()->getAs<EnumType>();
+  return Enum && hasQualifiedName(Enum->getDecl(), {"c10::DeviceType"});
+}
+
+bool isDeviceOrDeviceType(QualType Type) {
+  return isDeviceType(Type) || isDeviceTypeEnum(Type);
+}
+
 static bool isOptionalDevice(QualType Type) {
   const auto *Spec =
       dyn_cast_or_null<ClassTemplateSpecializationDecl>(recordOf(Type));
@@ -43,9 +52,7 @@ static bool isOptionalDevice(QualType Type) {
 
 bool namesADevice(QualType Type) {
   QualType Bare = Type.getNonReferenceType().getUnqualifiedType();
-  if (const auto *Enum = Bare->getAs<EnumType>())
-    return hasQualifiedName(Enum->getDecl(), {"c10::DeviceType"});
-  return isDeviceType(Bare) || isOptionalDevice(Bare);
+  return isDeviceOrDeviceType(Bare) || isOptionalDevice(Bare);
 }
 
 } // namespace clang::tidy::torch_tidy::api
@@ -373,13 +380,6 @@ std::optional<unsigned> deviceStringIndex(llvm::StringRef Text) {
 
 bool isCudaString(llvm::StringRef Text) {
   return !checkDeviceString(Text) && Text.split(':').first == "cuda";
-}
-
-bool isCudaConstant(const NamedDecl *D) {
-  const auto *Value = dyn_cast_or_null<ValueDecl>(D);
-  if (!Value || !isLibTorchInternal(Value) || !namesADevice(Value->getType()))
-    return false;
-  return Value->getName() == "kCUDA" || Value->getName() == "CUDA";
 }
 
 static bool isDeviceOrOptionsType(QualType Type) {

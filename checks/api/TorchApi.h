@@ -62,6 +62,8 @@ bool isTensorType(QualType Type);
 /// std::vector<at::Tensor>, at::TensorList and similar sequences of tensors.
 bool isTensorSequenceType(QualType Type);
 bool isDeviceType(QualType Type);
+/// c10::Device or c10::DeviceType: a variable of either names a device.
+bool isDeviceOrDeviceType(QualType Type);
 bool isTensorOptionsType(QualType Type);
 /// A torch::nn::Module subclass.
 bool isModuleClass(const CXXRecordDecl *Record);
@@ -143,7 +145,26 @@ std::optional<unsigned> deviceStringIndex(llvm::StringRef Text);
 bool isCudaString(llvm::StringRef Text);
 
 /// torch::kCUDA, c10::DeviceType::CUDA: the DeviceType constants of CUDA.
-bool isCudaConstant(const NamedDecl *D);
+inline auto cudaConstant() {
+  using namespace ast_matchers;
+  return valueDecl(hasAnyName("::c10::kCUDA", "::c10::DeviceType::CUDA"));
+}
+/// `x.cuda()`: a copy of the tensor on the current CUDA device (in 1.13 it
+/// takes no device index).
+inline auto cudaConversionCall() {
+  using namespace ast_matchers;
+  return cxxMemberCallExpr(
+      callee(cxxMethodDecl(hasName("cuda"), ofClass(tensorRecord()))));
+}
+/// Builders that take a device index: `c10::Device(type, index)`,
+/// `TensorOptions::device(type, index)`, `torch::device_index(index)`.
+inline auto deviceIndexBuilder() {
+  using namespace ast_matchers;
+  return functionDecl(anyOf(
+      cxxConstructorDecl(ofClass(hasName("::c10::Device")), parameterCountIs(2)),
+      hasAnyName("::c10::TensorOptions::device",
+                 "::c10::TensorOptions::device_index", "::c10::device_index")));
+}
 /// Functions that tell whether a CUDA device exists:
 /// torch::cuda::is_available(), torch::cuda::device_count(), at::hasCUDA().
 inline auto cudaAvailabilityFunction() {

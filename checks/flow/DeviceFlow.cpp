@@ -676,7 +676,12 @@ private:
     if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
       if (Construct->getNumArgs() == 0)
         return {};
-      return withWhere(evalDevice(Construct->getArg(0)), E);
+      DeviceValue Inner = evalDevice(Construct->getArg(0));
+      // `torch::Device(torch::kCUDA, 1)` as written names the device; an
+      // implicit conversion (a DeviceType variable passed as a Device) keeps
+      // the name the user wrote.
+      return isa<CXXTemporaryObjectExpr>(Construct) ? withWhere(Inner, E)
+                                                    : Inner;
     }
     if (const auto *Cond = dyn_cast<ConditionalOperator>(E)) {
       DeviceValue True = evalDevice(Cond->getTrueExpr());

@@ -113,7 +113,7 @@ static void addDevicesDeclaredIn(const CompoundStmt &Block,
     if (const auto *Decls = dyn_cast<DeclStmt>(S))
       for (const Decl *D : Decls->decls())
         if (const auto *Var = dyn_cast<VarDecl>(D))
-          if (api::isDeviceType(Var->getType()))
+          if (api::isDeviceOrDeviceType(Var->getType()))
             Out.push_back(Var);
   }
 }
@@ -133,11 +133,11 @@ devicesInScope(const Stmt &Call, ASTContext &Ctx) {
       break; // Captures would change the lambda: stop at its boundary.
     if (const auto *Fn = Parent.get<FunctionDecl>()) {
       for (const ParmVarDecl *Param : Fn->parameters())
-        if (api::isDeviceType(Param->getType()))
+        if (api::isDeviceOrDeviceType(Param->getType()))
           Devices.push_back(Param);
       if (const auto *Method = dyn_cast<CXXMethodDecl>(Fn))
         for (const FieldDecl *Field : Method->getParent()->fields())
-          if (api::isDeviceType(Field->getType()))
+          if (api::isDeviceOrDeviceType(Field->getType()))
             Devices.push_back(Field);
       break;
     }

@@ -31,7 +31,7 @@ const Stmt *enclosingFunctionBody(const Stmt &S, ASTContext &Ctx);
 /// The source text of \p E, or nothing if it comes from a macro.
 std::optional<std::string> sourceText(const Expr &E, const ASTContext &Ctx);
 
-/// The `c10::Device` variables that can be named at \p S: locals declared
+/// The `c10::Device` and `c10::DeviceType` variables that can be named at \p S: locals declared
 /// before it in enclosing blocks, parameters, and fields of the class.
 llvm::SmallVector<const ValueDecl *, 2> devicesInScope(const Stmt &S,
                                                        ASTContext &Ctx);

@@ -70,7 +70,7 @@ void availableTernary(torch::Tensor x) {
   auto x_dev = x.to(device);
   auto bias = torch::zeros({3});
   // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: tensor created without a device is on the CPU, and meets a tensor on 'device' (which may be a GPU) in 'operator+' [device-factory-without-device]
-  // CHECK-FIXES: {{^}}  auto bias = torch::zeros({3});{{$}}
+  // CHECK-FIXES: {{^}}  auto bias = torch::zeros({3}, torch::device(device));{{$}}
   auto y = x_dev + bias;
 }
 

@@ -4,6 +4,7 @@
 void leaves(torch::Device device) {
   auto w = torch::randn({3, 3}, torch::requires_grad()).to(device);
   // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 'to' on a leaf that requires grad returns a copy that is not a leaf: its .grad() stays undefined, and an optimizer given it throws "can't optimize a non-leaf Tensor"; on the CPU 'to' returns the leaf itself, so only a GPU run shows it [device-mid-graph-to]
+  // CHECK-FIXES: {{^}}  auto w = torch::randn({3, 3}, torch::requires_grad().device(device));{{$}}
   // CHECK-MESSAGES: :[[@LINE+1]]:21: note: the optimizer is given the non-leaf 'w' here
   torch::optim::SGD sgd({w}, 0.1);
   auto b = torch::zeros({3}, torch::requires_grad()).cuda();
@@ -15,10 +16,13 @@ void leaves(torch::Device device) {
   // CHECK-FIXES: {{^}}  auto moved = leaf.to(device);{{$}}
   auto c = torch::ones({2}, torch::TensorOptions().requires_grad(true)).to(device);
   // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 'to' on a leaf that requires grad {{.*}} [device-mid-graph-to]
+  // CHECK-FIXES: {{^}}  auto c = torch::ones({2}, torch::TensorOptions().requires_grad(true).device(device));{{$}}
   auto d = torch::empty({4}, torch::dtype(torch::kFloat).requires_grad(true)).to(torch::kCUDA);
   // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 'to' on a leaf that requires grad {{.*}} [device-mid-graph-to]
+  // CHECK-FIXES: {{^}}  auto d = torch::empty({4}, torch::dtype(torch::kFloat).requires_grad(true).device(torch::kCUDA));{{$}}
   auto e = torch::rand({2}, torch::requires_grad()).to(torch::Device("cuda:0"));
   // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 'to' on a leaf that requires grad {{.*}} [device-mid-graph-to]
+  // CHECK-FIXES: {{^}}  auto e = torch::rand({2}, torch::requires_grad().device(torch::Device("cuda:0")));{{$}}
   torch::optim::Adam adam({b, moved, c, d, e});
 }
 
@@ -26,6 +30,7 @@ void ternaryLeaf() {
   auto device = torch::cuda::is_available() ? torch::kCUDA : torch::kCPU;
   auto w = torch::randn({3}, torch::requires_grad()).to(device);
   // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 'to' on a leaf that requires grad {{.*}} [device-mid-graph-to]
+  // CHECK-FIXES: {{^}}  auto w = torch::randn({3}, torch::requires_grad().device(device));{{$}}
 }
 
 // A per-step .to() of a tensor that does not change inside the loop.

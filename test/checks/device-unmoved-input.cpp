@@ -43,7 +43,7 @@ void holders(torch::Device device) {
   conv->to(torch::kCUDA);
   auto y3 = conv(torch::rand({1, 3, 32, 32}));
   // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: 'torch::rand({1, 3, 32, 32})' is on the CPU, but 'conv' was moved to 'torch::kCUDA': {{.*}} [device-unmoved-input]
-  // CHECK-FIXES: {{^}}  auto y3 = conv(torch::rand({1, 3, 32, 32}));{{$}}
+  // CHECK-FIXES: {{^}}  auto y3 = conv(torch::rand({1, 3, 32, 32}).to(torch::kCUDA));{{$}}
 
   torch::nn::Sequential seq(torch::nn::Linear(4, 4), torch::nn::ReLU());
   seq->to(device);
