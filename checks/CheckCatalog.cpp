@@ -37,6 +37,24 @@ static const CheckInfo Catalog[] = {
      "an optional ':index' without sign or leading zeros; an index over 127 "
      "does not fit the 8-bit DeviceIndex and names another device. Use the "
      "canonical spelling, e.g. \"cuda:1\"."},
+    {"device-from-blob",
+     "torch::from_blob wraps memory with a device that is not where the "
+     "memory lives.",
+     "from_blob(ptr, sizes, options) trusts the options' device: host memory "
+     "(a std::vector, a stack array, a cv::Mat, a CPU tensor) wrapped with a "
+     "CUDA device, or device memory (cudaMalloc, a thrust::device_vector, a "
+     "CUDA tensor's data_ptr) wrapped without one, is read as the wrong kind "
+     "of memory. Wrap host memory on the CPU and move the tensor; pass the "
+     "device for device memory."},
+    {"device-host-access",
+     "The host reads memory that may be on an accelerator, or keeps a "
+     "pointer into a temporary CPU copy.",
+     "data_ptr<T>(), data<T>() and accessor<T, N>() of a CUDA tensor give "
+     "device memory that the host must not dereference. And "
+     "'x.cpu().data_ptr<float>()' kept in a pointer dangles when x was on a "
+     "GPU (the copy is freed at the end of the statement) but works when x "
+     "was on the CPU ('cpu()' returns x itself). Bind the CPU copy to a "
+     "variable and take the pointer from it; use item() for one value."},
     {"device-load-without-device",
      "A checkpoint is loaded without a target device.",
      "torch::load(value, path), torch::jit::load(path) and "

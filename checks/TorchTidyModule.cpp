@@ -9,6 +9,8 @@
 #include "DeviceMismatchCheck.h"
 #include "DiscardedToCheck.h"
 #include "FactoryWithoutDeviceCheck.h"
+#include "FromBlobCheck.h"
+#include "HostAccessCheck.h"
 #include "HardcodedDeviceCheck.h"
 #include "InvalidDeviceStringCheck.h"
 #include "LoadWithoutDeviceCheck.h"
@@ -30,6 +32,8 @@ public:
         "device-factory-without-device");
     Factories.registerCheck<HardcodedDeviceCheck>("device-hardcoded");
     Factories.registerCheck<InvalidDeviceStringCheck>("device-invalid-string");
+    Factories.registerCheck<FromBlobCheck>("device-from-blob");
+    Factories.registerCheck<HostAccessCheck>("device-host-access");
     Factories.registerCheck<LoadWithoutDeviceCheck>(
         "device-load-without-device");
     Factories.registerCheck<LoopCopyToCheck>("device-loop-copy-to");

@@ -141,6 +141,14 @@ static bool nameIn(llvm::StringRef Name,
   return false;
 }
 
+bool isRawAccess(const CXXMethodDecl *Method) {
+  if (!Method || !Method->getDeclName().isIdentifier() ||
+      !hasQualifiedName(Method->getParent(), {"at::Tensor", "at::TensorBase"}))
+    return false;
+  return nameIn(Method->getName(), {"data_ptr", "data", "mutable_data_ptr",
+                                    "const_data_ptr", "accessor"});
+}
+
 static OpKind classifyByName(llvm::StringRef Name, bool IsOperator) {
   if (nameIn(Name, {"zeros", "ones", "empty", "full", "rand", "randn",
                     "randint", "randperm", "arange", "linspace", "logspace",

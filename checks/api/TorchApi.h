@@ -50,6 +50,10 @@ inline auto conversionCall() {
   return cxxMemberCallExpr(callee(conversionMethod()));
 }
 
+/// Tensor methods that expose its memory to the host as a raw pointer or an
+/// accessor: data_ptr, data, mutable_data_ptr, const_data_ptr, accessor.
+bool isRawAccess(const CXXMethodDecl *Method);
+
 /// `torch::load(value, source...)`: restores tensors to the device they were
 /// saved from unless a device is passed.
 inline auto checkpointLoadFunction() {

@@ -273,7 +273,44 @@ private:
     if (Reporting) {
       checkOperation(*Call);
       checkLeafMove(*Call);
+      notePointerTake(*Call);
+      noteBlobWrap(*Call);
     }
+  }
+
+  void notePointerTake(const CallExpr &Call) {
+    const auto *Member = dyn_cast<CXXMemberCallExpr>(&Call);
+    const CXXMethodDecl *Method = Member ? Member->getMethodDecl() : nullptr;
+    if (!Method || !api::isRawAccess(Method))
+      return;
+    const Expr *Object = Member->getImplicitObjectArgument();
+    PointerTake Take{Member, eval(Object)};
+    if (const auto *Copy = dyn_cast<CXXMemberCallExpr>(strip(Object));
+        Copy && Copy->getMethodDecl() &&
+        api::isTensorType(Copy->getImplicitObjectArgument()->getType()) &&
+        (Copy->getMethodDecl()->getName() == "cpu" ||
+         Copy->getMethodDecl()->getName() == "to")) {
+      Take.Temporary = Copy;
+      Take.Copied = eval(Copy->getImplicitObjectArgument());
+    }
+    Facts.PointerTakes.push_back(Take);
+  }
+
+  void noteBlobWrap(const CallExpr &Call) {
+    const FunctionDecl *Callee = Call.getDirectCallee();
+    if (!Callee || Callee->getName() != "from_blob" ||
+        !api::isLibTorchInternal(Callee))
+      return;
+    OptionsValue Options = factoryOptions(Call);
+    TensorValue Where;
+    if (Options.HasDevice) {
+      Where.Device = Options.Device.Device;
+      Where.DeviceExpr = Options.Device.Where;
+      Where.MaybeAccelerator = Options.Device.Maybe;
+    } else if (!Options.Opaque && !Options.Like) {
+      Where.Device = Place::Cpu; // no device: LibTorch assumes CPU memory
+    }
+    Facts.BlobWraps.push_back({&Call, Where});
   }
 
   void noteReturned(const TensorValue &Value) {

@@ -81,9 +81,29 @@ struct LeafMove {
   const VarDecl *Result = nullptr;
 };
 
+/// `x.data_ptr<T>()`, `x.data<T>()`, `x.accessor<T, N>()`: a raw view of a
+/// tensor's memory, with what is known of the tensor.
+struct PointerTake {
+  const CXXMemberCallExpr *Call;
+  TensorValue Tensor;
+  /// For a pointer into a temporary copy (`x.cpu().data_ptr<T>()`): the
+  /// conversion call and the tensor it copies.
+  const CXXMemberCallExpr *Temporary = nullptr;
+  TensorValue Copied;
+};
+
+/// `torch::from_blob(ptr, sizes, options)` and the device of its options
+/// (Place::Cpu when the options name none).
+struct BlobWrap {
+  const CallExpr *Call;
+  TensorValue Options;
+};
+
 struct FunctionFacts {
   std::vector<Conflict> Conflicts;
   std::vector<LeafMove> LeafMoves;
+  std::vector<PointerTake> PointerTakes;
+  std::vector<BlobWrap> BlobWraps;
   /// The join of what the function returns, for callers in the same file.
   TensorValue Returned;
   /// Factories without a device whose tensor is not 0-dim, and whether the

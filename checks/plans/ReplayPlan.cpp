@@ -63,6 +63,10 @@ std::string PlanBuilder::forward(const std::string &Module,
   return add({{"op", "forward"}, {"module", Module}, {"args", {Input}}});
 }
 
+void PlanBuilder::dataPtr(const std::string &Self) {
+  add({{"op", "data_ptr"}, {"self", Self}}, false);
+}
+
 std::string PlanBuilder::sgd(const std::vector<std::string> &Params) {
   return add({{"op", "sgd"}, {"params", Params}});
 }

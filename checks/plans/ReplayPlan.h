@@ -34,6 +34,7 @@ public:
   void moduleTo(const std::string &Module, llvm::StringRef Device);
   std::string forward(const std::string &Module, const std::string &Input);
   std::string sgd(const std::vector<std::string> &Params);
+  void dataPtr(const std::string &Self);
   std::string module(const nlohmann::json &Parameters,
                      const nlohmann::json &Unregistered);
 

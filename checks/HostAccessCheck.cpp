@@ -1,0 +1,242 @@
+//===--- HostAccessCheck.cpp - device-host-access -------------------------===//
+
+#include "HostAccessCheck.h"
+#include "plans/ReplayPlan.h"
+#include "utils/AstHelpers.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Lex/Lexer.h"
+
+using namespace clang::ast_matchers;
+
+namespace clang::tidy::torch_tidy {
+
+using flow::PointerTake;
+
+namespace {
+
+/// The nearest parent of \p E that is not an implicit cast or parentheses.
+const DynTypedNode *parentOf(const Expr &E, ASTContext &Ctx,
+                             const Expr *&Child) {
+  Child = &E;
+  while (true) {
+    DynTypedNodeList Parents = Ctx.getParents(*Child);
+    if (Parents.size() != 1)
+      return nullptr;
+    const auto *Parent = Parents[0].get<Expr>();
+    if (Parent && isa<ImplicitCastExpr, ParenExpr, ExprWithCleanups, CStyleCastExpr,
+                      CXXStaticCastExpr, CXXReinterpretCastExpr>(Parent)) {
+      Child = Parent;
+      continue;
+    }
+    return &Parents[0];
+  }
+}
+
+/// Functions that read the memory behind a pointer argument on the host.
+bool isHostReader(const FunctionDecl *Fn) {
+  if (!Fn || !Fn->getDeclName().isIdentifier())
+    return false;
+  std::string Name = Fn->getQualifiedNameAsString();
+  return Name == "memcpy" || Name == "std::memcpy" || Name == "std::copy" ||
+         Name == "std::copy_n" || Name == "memcmp" || Name == "fwrite" ||
+         Name == "std::accumulate";
+}
+
+/// Whether the pointer value \p E is read on the host right there: indexed,
+/// dereferenced, or handed to memcpy/std::copy or a container constructor.
+const Expr *hostReadAt(const Expr &E, ASTContext &Ctx) {
+  const Expr *Child;
+  const DynTypedNode *Parent = parentOf(E, Ctx, Child);
+  if (!Parent)
+    return nullptr;
+  if (const auto *Subscript = Parent->get<ArraySubscriptExpr>())
+    return Subscript->getBase()->IgnoreParenImpCasts() ==
+                   Child->IgnoreParenImpCasts()
+               ? Subscript
+               : nullptr;
+  if (const auto *Unary = Parent->get<UnaryOperator>())
+    return Unary->getOpcode() == UO_Deref ? Unary : nullptr;
+  if (const auto *Binary = Parent->get<BinaryOperator>())
+    // `p + n` read later: follow the arithmetic.
+    return Binary->isAdditiveOp() ? hostReadAt(*Binary, Ctx) : nullptr;
+  if (const auto *Call = Parent->get<CallExpr>())
+    return isHostReader(Call->getDirectCallee()) ? Call : nullptr;
+  if (const auto *Construct = Parent->get<CXXConstructExpr>())
+    // std::vector<float>(p, p + n): a range constructor reads on the host.
+    return Construct->getNumArgs() >= 2 &&
+                   (Construct->getNumArgs() == 2 ||
+                    isa<CXXDefaultArgExpr>(Construct->getArg(2))) &&
+                   Construct->getArg(0)->getType()->isPointerType()
+               ? Construct
+               : nullptr;
+  return nullptr;
+}
+
+/// The pointer variable \p Call initialises, if any.
+const VarDecl *storedIn(const CXXMemberCallExpr &Call, ASTContext &Ctx) {
+  const Expr *Child;
+  const DynTypedNode *Parent = parentOf(Call, Ctx, Child);
+  if (!Parent)
+    return nullptr;
+  const auto *Var = Parent->get<VarDecl>();
+  return Var && Var->getType()->isPointerType() ? Var : nullptr;
+}
+
+/// Each use of \p Var in \p Body after \p After.
+std::vector<const DeclRefExpr *> usesAfter(const VarDecl &Var, const Stmt &Body,
+                                           SourceLocation After,
+                                           ASTContext &Ctx) {
+  std::vector<const DeclRefExpr *> Uses;
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (const BoundNodes &Node :
+       match(findAll(declRefExpr(to(equalsNode(&Var))).bind("use")), Body, Ctx)) {
+    const auto *Use = Node.getNodeAs<DeclRefExpr>("use");
+    if (SM.isBeforeInTranslationUnit(After, Use->getBeginLoc()))
+      Uses.push_back(Use);
+  }
+  llvm::sort(Uses, [&](const DeclRefExpr *A, const DeclRefExpr *B) {
+    return SM.isBeforeInTranslationUnit(A->getBeginLoc(), B->getBeginLoc());
+  });
+  return Uses;
+}
+
+/// The statement of the enclosing block that contains \p E.
+const Stmt *statementOf(const Expr &E, ASTContext &Ctx) {
+  const Stmt *Current = &E;
+  while (true) {
+    DynTypedNodeList Parents = Ctx.getParents(*Current);
+    if (Parents.empty())
+      return nullptr;
+    if (Parents[0].get<CompoundStmt>())
+      return Current;
+    const auto *Parent = Parents[0].get<Stmt>();
+    if (!Parent) {
+      // A VarDecl: continue from its DeclStmt.
+      DynTypedNodeList Up = Ctx.getParents(Parents[0]);
+      if (Up.empty() || !Up[0].get<DeclStmt>())
+        return nullptr;
+      Current = Up[0].get<DeclStmt>();
+      continue;
+    }
+    Current = Parent;
+  }
+}
+
+nlohmann::json hostReadPlan(llvm::StringRef Check) {
+  plans::PlanBuilder Plan;
+  std::string X = Plan.factory("accel", {4});
+  Plan.dataPtr(X);
+  Plan.expect({{"kind", "host-pointer-to-device"}, {"step", Plan.lastStep()}});
+  return Plan.finish(Check, "the tensor's memory is not host memory");
+}
+
+nlohmann::json temporaryPlan(llvm::StringRef Check) {
+  plans::PlanBuilder Plan;
+  std::string X = Plan.factory("accel", {4});
+  Plan.move(X, "cpu", "cpu", /*Keep=*/true);
+  Plan.expect({{"kind", "to-copies"}, {"step", Plan.lastStep()}});
+  return Plan.finish(Check, "the CPU copy is a new tensor, freed after the "
+                            "statement");
+}
+
+} // namespace
+
+void HostAccessCheck::report(const flow::FunctionFacts &Facts,
+                             ASTContext &Ctx) {
+  for (const PointerTake &Take : Facts.PointerTakes) {
+    if (Take.Call->getBeginLoc().isMacroID() || Reported.count(Take.Call))
+      continue;
+    const Stmt *Body = utils::enclosingFunctionBody(*Take.Call, Ctx);
+    const VarDecl *Pointer = storedIn(*Take.Call, Ctx);
+    if (Take.Temporary) {
+      // `.cpu()` of a CPU tensor returns the tensor itself: no copy to free.
+      if (Take.Tensor.Device != flow::Place::Cpu ||
+          Take.Copied.Device == flow::Place::Cpu || !Pointer || !Body)
+        continue;
+      auto Uses = usesAfter(*Pointer, *Body, Take.Call->getEndLoc(), Ctx);
+      if (!Uses.empty())
+        reportTemporary(Take, Uses.front(), Ctx);
+      continue;
+    }
+    if (Take.Tensor.Device != flow::Place::Accelerator)
+      continue;
+    if (Take.Call->getMethodDecl()->getName() == "accessor") {
+      reportDeviceRead(Take, nullptr, Ctx);
+      continue;
+    }
+    if (const Expr *Read = hostReadAt(*Take.Call, Ctx)) {
+      reportDeviceRead(Take, Read, Ctx);
+      continue;
+    }
+    if (!Pointer || !Body)
+      continue;
+    for (const DeclRefExpr *Use :
+         usesAfter(*Pointer, *Body, Take.Call->getEndLoc(), Ctx))
+      if (const Expr *Read = hostReadAt(*Use, Ctx)) {
+        reportDeviceRead(Take, Read, Ctx);
+        break;
+      }
+  }
+}
+
+void HostAccessCheck::reportDeviceRead(const PointerTake &Take,
+                                       const Expr *Read, ASTContext &Ctx) {
+  Reported.insert(Take.Call);
+  llvm::StringRef Method = Take.Call->getMethodDecl()->getName();
+  diag(Take.Call->getBeginLoc(),
+       "'%0' gives the memory of %1, which may be on %2: the host cannot "
+       "read device memory (a crash or garbage); copy it to the CPU first "
+       "('.cpu()') or use item() for one value")
+      << Method << quoted(Take.Call->getImplicitObjectArgument(), Ctx)
+      << flow::describeDevice(Take.Tensor, Ctx)
+      << Take.Call->getSourceRange();
+  if (Read)
+    diag(Read->getBeginLoc(), "read on the host here", DiagnosticIDs::Note);
+  noteAcceleratorOrigin(Take.Tensor, Ctx);
+  plans::recordPlan(getID(), Take.Call->getBeginLoc(), Ctx.getSourceManager(),
+                    hostReadPlan(getID()));
+}
+
+/// `auto x_cpu = x.cpu();` before the statement, and `x_cpu` instead of the
+/// temporary.
+static std::vector<FixItHint> bindCopy(const PointerTake &Take,
+                                       ASTContext &Ctx) {
+  const Expr *Source = Take.Temporary->getImplicitObjectArgument();
+  const ValueDecl *Named = utils::namedObject(*Source);
+  const Stmt *Statement = statementOf(*Take.Call, Ctx);
+  auto Copy = utils::sourceText(*Take.Temporary, Ctx);
+  if (!Named || !Statement || !Copy || Statement->getBeginLoc().isMacroID())
+    return {};
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation Begin = Statement->getBeginLoc();
+  llvm::StringRef Line = Lexer::getIndentationForLine(Begin, SM);
+  std::string Name = Named->getName().str() + "_cpu";
+  return {FixItHint::CreateInsertion(
+              Begin, "auto " + Name + " = " + *Copy + ";\n" + Line.str()),
+          FixItHint::CreateReplacement(Take.Temporary->getSourceRange(), Name)};
+}
+
+void HostAccessCheck::reportTemporary(const PointerTake &Take,
+                                      const Expr *Use, ASTContext &Ctx) {
+  Reported.insert(Take.Call);
+  {
+    auto Diag = diag(Take.Call->getBeginLoc(),
+                     "pointer into a temporary copy: when %0 is on a GPU, "
+                     "%1 is a new tensor freed at the end of the statement, "
+                     "and the pointer dangles (on the CPU it returns the "
+                     "tensor itself, so only a GPU run shows it); keep the "
+                     "copy in a variable")
+                << quoted(Take.Temporary->getImplicitObjectArgument(), Ctx)
+                << quoted(Take.Temporary, Ctx) << Take.Call->getSourceRange();
+    for (const FixItHint &Fix : bindCopy(Take, Ctx))
+      Diag << Fix;
+  }
+  diag(Use->getBeginLoc(), "the pointer is used here, after the copy is freed",
+       DiagnosticIDs::Note);
+  plans::recordPlan(getID(), Take.Call->getBeginLoc(), Ctx.getSourceManager(),
+                    temporaryPlan(getID()));
+}
+
+} // namespace clang::tidy::torch_tidy

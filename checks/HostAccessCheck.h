@@ -1,0 +1,28 @@
+//===--- HostAccessCheck.h - device-host-access ---------------------------===//
+
+#ifndef TORCH_TIDY_CHECKS_HOSTACCESSCHECK_H
+#define TORCH_TIDY_CHECKS_HOSTACCESSCHECK_H
+
+#include "flow/FlowCheck.h"
+
+namespace clang::tidy::torch_tidy {
+
+/// Finds host reads of memory that may be on an accelerator: `data_ptr<T>()`,
+/// `data<T>()` or `accessor<T, N>()` of a tensor that may be on a GPU, read
+/// on the host; and a raw pointer kept from a temporary CPU copy
+/// (`x.cpu().data_ptr<float>()`), which dangles when `x` was on a GPU.
+class HostAccessCheck : public flow::FlowCheck {
+public:
+  using FlowCheck::FlowCheck;
+
+private:
+  void report(const flow::FunctionFacts &Facts, ASTContext &Ctx) override;
+  void reportDeviceRead(const flow::PointerTake &Take, const Expr *Read,
+                        ASTContext &Ctx);
+  void reportTemporary(const flow::PointerTake &Take, const Expr *Use,
+                       ASTContext &Ctx);
+};
+
+} // namespace clang::tidy::torch_tidy
+
+#endif // TORCH_TIDY_CHECKS_HOSTACCESSCHECK_H
