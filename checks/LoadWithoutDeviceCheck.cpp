@@ -23,23 +23,79 @@ static bool passesADevice(const CallExpr &Call) {
   return false;
 }
 
+/// A module or an optimizer: loading into it changes existing parameters.
+static bool hasParameters(QualType Type) {
+  if (api::heldModule(Type))
+    return true;
+  const CXXRecordDecl *Record = Type.getNonReferenceType()->getAsCXXRecordDecl();
+  return Record &&
+         llvm::StringRef(Record->getQualifiedNameAsString()).starts_with("torch::optim::");
+}
+
+/// The last `Module::to(d)` of the module \p Module before \p Load in the
+/// same function.
+static const CXXMemberCallExpr *moveBefore(const ValueDecl &Module,
+                                           const CallExpr &Load,
+                                           ASTContext &Ctx) {
+  const Stmt *Body = utils::enclosingFunctionBody(Load, Ctx);
+  if (!Body)
+    return nullptr;
+  const SourceManager &SM = Ctx.getSourceManager();
+  const CXXMemberCallExpr *Last = nullptr;
+  for (const BoundNodes &Node :
+       match(findAll(cxxMemberCallExpr().bind("move")), *Body, Ctx)) {
+    const auto *Move = Node.getNodeAs<CXXMemberCallExpr>("move");
+    if (api::isModuleTo(*Move) && Move->getNumArgs() > 0 &&
+        api::moduleReceiver(Move->getImplicitObjectArgument()) == &Module &&
+        SM.isBeforeInTranslationUnit(Move->getEndLoc(), Load.getBeginLoc()) &&
+        (!Last || SM.isBeforeInTranslationUnit(Last->getBeginLoc(),
+                                               Move->getBeginLoc())))
+      Last = Move;
+  }
+  return Last;
+}
+
 void LoadWithoutDeviceCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
   const auto *Fn = Result.Nodes.getNodeAs<FunctionDecl>("fn");
+  ASTContext &Ctx = *Result.Context;
   if (passesADevice(*Call) || Call->getBeginLoc().isMacroID())
     return;
 
   std::string Name = Fn->getQualifiedNameAsString();
-  auto Diag = diag(Call->getBeginLoc(),
+  bool IntoParameters = Name == "torch::load" && Call->getNumArgs() > 0 &&
+                        hasParameters(Call->getArg(0)->getType());
+  const ValueDecl *Module =
+      IntoParameters ? api::moduleReceiver(Call->getArg(0)) : nullptr;
+  const CXXMemberCallExpr *Move =
+      Module ? moveBefore(*Module, *Call, Ctx) : nullptr;
+  std::optional<std::string> MovedTo =
+      Move ? utils::sourceText(*Move->getArg(0), Ctx) : std::nullopt;
+  {
+    auto Diag =
+        MovedTo
+            ? diag(Call->getBeginLoc(),
+                   "'%0' without a device moves the parameters of '%1' back "
+                   "to the device the checkpoint was saved from, undoing its "
+                   "move to '%2'; pass '%2' to load to")
+                  << Name << Module->getName() << *MovedTo
+            : diag(Call->getBeginLoc(),
                    "'%0' without a device restores every tensor to the device "
                    "it was saved from%select{|, and the existing parameters "
                    "adopt it}1; pass the device to load to")
-              << Name << (Name == "torch::load") << Call->getSourceRange();
-  auto Devices = utils::devicesInScope(*Call, *Result.Context);
-  if (Devices.size() == 1 && Call->getRParenLoc().isValid() &&
-      !Call->getRParenLoc().isMacroID())
-    Diag << FixItHint::CreateInsertion(Call->getRParenLoc(),
-                                       ", " + Devices.front()->getName().str());
+                  << Name << IntoParameters;
+    Diag << Call->getSourceRange();
+    auto Devices = utils::devicesInScope(*Call, Ctx);
+    std::optional<std::string> Device = MovedTo;
+    if (!Device && Devices.size() == 1)
+      Device = Devices.front()->getName().str();
+    if (Device && Call->getRParenLoc().isValid() &&
+        !Call->getRParenLoc().isMacroID())
+      Diag << FixItHint::CreateInsertion(Call->getRParenLoc(), ", " + *Device);
+  }
+  if (Move && MovedTo)
+    diag(Move->getBeginLoc(), "'%0' is moved to '%1' here", DiagnosticIDs::Note)
+        << Module->getName() << *MovedTo;
 }
 
 } // namespace clang::tidy::torch_tidy

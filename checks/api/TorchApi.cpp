@@ -1,7 +1,9 @@
 //===--- TorchApi.cpp - What LibTorch names mean --------------------------===//
 
 #include "TorchApi.h"
+#include "utils/AstHelpers.h"
 #include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -123,6 +125,31 @@ const CXXRecordDecl *heldModule(QualType Type) {
     Candidate = Candidate->bases_begin()->getType()->getAsCXXRecordDecl();
   }
   return nullptr;
+}
+
+const ValueDecl *moduleReceiver(const Expr *Object) {
+  Object = utils::ignoreTemporaries(Object);
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Object))
+    if (Op->getOperator() == OO_Arrow || Op->getOperator() == OO_Star)
+      Object = utils::ignoreTemporaries(Op->getArg(0));
+  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Object))
+    // ModuleHolder::operator-> reached through get() or ptr().
+    Object = utils::ignoreTemporaries(Member->getImplicitObjectArgument());
+  if (const auto *Unary = dyn_cast<UnaryOperator>(Object))
+    if (Unary->getOpcode() == UO_Deref)
+      Object = utils::ignoreTemporaries(Unary->getSubExpr());
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(Object))
+    return dyn_cast<VarDecl>(Ref->getDecl());
+  if (const auto *Member = dyn_cast<MemberExpr>(Object))
+    if (isa<CXXThisExpr>(Member->getBase()->IgnoreParenImpCasts()))
+      return dyn_cast<FieldDecl>(Member->getMemberDecl());
+  return nullptr;
+}
+
+bool isModuleTo(const CXXMemberCallExpr &Call) {
+  const CXXMethodDecl *Method = Call.getMethodDecl();
+  return Method && Method->getDeclName().isIdentifier() &&
+         Method->getName() == "to" && isModuleClass(Method->getParent());
 }
 
 bool isLossModule(const CXXRecordDecl *Module) {

@@ -74,6 +74,12 @@ bool isModuleClass(const CXXRecordDecl *Record);
 /// How a module is held: `std::shared_ptr<M>`, `torch::nn::Linear` (a
 /// ModuleHolder) or a module object itself. Returns the module class.
 const CXXRecordDecl *heldModule(QualType Type);
+/// The variable or field of `this` a module is reached through: `model` in
+/// `model->to(d)`, `model.to(d)`, `(*model).forward(x)`.
+const ValueDecl *moduleReceiver(const Expr *Object);
+/// `Module::to(...)`: moves registered parameters and buffers in place.
+bool isModuleTo(const CXXMemberCallExpr &Call);
+
 /// A loss module such as torch::nn::CrossEntropyLossImpl.
 bool isLossModule(const CXXRecordDecl *Module);
 /// torch::data::Example: what a torch::data DataLoader yields (on the CPU).

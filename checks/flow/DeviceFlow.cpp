@@ -93,56 +93,11 @@ State joinStates(const State &A, const State &B) {
   return Out;
 }
 
-const Expr *strip(const Expr *E) {
-  while (true) {
-    E = E->IgnoreParenImpCasts();
-    if (const auto *Cleanups = dyn_cast<ExprWithCleanups>(E))
-      E = Cleanups->getSubExpr();
-    else if (const auto *Temp = dyn_cast<MaterializeTemporaryExpr>(E))
-      E = Temp->getSubExpr();
-    else if (const auto *Bind = dyn_cast<CXXBindTemporaryExpr>(E))
-      E = Bind->getSubExpr();
-    else if (const auto *Construct = dyn_cast<CXXConstructExpr>(E);
-             Construct && Construct->getNumArgs() == 1 &&
-             Construct->getConstructor()->isCopyOrMoveConstructor())
-      E = Construct->getArg(0);
-    else if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E))
-      E = Cast->getSubExpr();
-    else
-      return E;
-  }
-}
-
-/// The variable a module is reached through: `model` in `model->to(d)`,
-/// `model.to(d)`, `(*model).forward(x)`.
-const ValueDecl *moduleVariable(const Expr *Object) {
-  Object = strip(Object);
-  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Object))
-    if (Op->getOperator() == OO_Arrow || Op->getOperator() == OO_Star)
-      Object = strip(Op->getArg(0));
-  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Object))
-    // ModuleHolder::operator-> reached through get() or ptr().
-    Object = strip(Member->getImplicitObjectArgument());
-  if (const auto *Unary = dyn_cast<UnaryOperator>(Object))
-    if (Unary->getOpcode() == UO_Deref)
-      Object = strip(Unary->getSubExpr());
-  if (const auto *Ref = dyn_cast<DeclRefExpr>(Object))
-    return dyn_cast<VarDecl>(Ref->getDecl());
-  if (const auto *Member = dyn_cast<MemberExpr>(Object))
-    if (isa<CXXThisExpr>(Member->getBase()->IgnoreParenImpCasts()))
-      return dyn_cast<FieldDecl>(Member->getMemberDecl());
-  return nullptr;
-}
 
 const ValueDecl *tensorVariable(const Expr *E) {
-  return utils::namedObject(*strip(E));
+  return utils::namedObject(*utils::ignoreTemporaries(E));
 }
 
-bool isModuleToCall(const CXXMemberCallExpr &Call) {
-  const CXXMethodDecl *Method = Call.getMethodDecl();
-  return Method && Method->getName() == "to" &&
-         api::isModuleClass(Method->getParent());
-}
 
 class FunctionAnalysis;
 
@@ -263,7 +218,7 @@ private:
       return;
     }
     if (const auto *Member = dyn_cast<CXXMemberCallExpr>(Call)) {
-      if (isModuleToCall(*Member)) {
+      if (api::isModuleTo(*Member)) {
         moveModule(*Member);
         return;
       }
@@ -285,7 +240,7 @@ private:
       return;
     const Expr *Object = Member->getImplicitObjectArgument();
     PointerTake Take{Member, eval(Object)};
-    if (const auto *Copy = dyn_cast<CXXMemberCallExpr>(strip(Object));
+    if (const auto *Copy = dyn_cast<CXXMemberCallExpr>(utils::ignoreTemporaries(Object));
         Copy && Copy->getMethodDecl() &&
         api::isTensorType(Copy->getImplicitObjectArgument()->getType()) &&
         (Copy->getMethodDecl()->getName() == "cpu" ||
@@ -336,7 +291,7 @@ private:
   }
 
   void moveModule(const CXXMemberCallExpr &Call) {
-    const ValueDecl *Module = moduleVariable(Call.getImplicitObjectArgument());
+    const ValueDecl *Module = api::moduleReceiver(Call.getImplicitObjectArgument());
     if (!Module || Call.getNumArgs() == 0)
       return;
     DeviceValue Target = evalDevice(Call.getArg(0));
@@ -372,7 +327,7 @@ private:
   }
 
   TensorValue evalUncounted(const Expr *E) {
-    E = strip(E);
+    E = utils::ignoreTemporaries(E);
     if (const auto *Cond = dyn_cast<ConditionalOperator>(E))
       return join(eval(Cond->getTrueExpr()), eval(Cond->getFalseExpr()));
     if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
@@ -399,7 +354,7 @@ private:
   }
 
   TensorValue evalMember(const MemberExpr &Member) {
-    const Expr *Base = strip(Member.getBase());
+    const Expr *Base = utils::ignoreTemporaries(Member.getBase());
     if (isa<CXXThisExpr>(Base))
       return lookup(Member.getMemberDecl());
     if (api::isDataExample(Base->getType())) {
@@ -413,9 +368,9 @@ private:
   }
 
   TensorValue evalList(const Expr *E) {
-    E = strip(E);
+    E = utils::ignoreTemporaries(E);
     if (const auto *StdList = dyn_cast<CXXStdInitializerListExpr>(E))
-      E = strip(StdList->getSubExpr());
+      E = utils::ignoreTemporaries(StdList->getSubExpr());
     const auto *List = dyn_cast<InitListExpr>(E);
     if (!List || List->getNumInits() == 0)
       return TensorValue();
@@ -637,7 +592,7 @@ private:
   }
 
   OptionsValue evalOptions(const Expr *E) {
-    E = strip(E);
+    E = utils::ignoreTemporaries(E);
     OptionsValue Result;
     if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
       if (Construct->getNumArgs() == 0)
@@ -698,10 +653,10 @@ private:
       bool Value = true;
       if (Arg && !isa<CXXDefaultArgExpr>(Arg)) {
         Expr::EvalResult Evaluated;
-        const Expr *Bare = strip(Arg);
+        const Expr *Bare = utils::ignoreTemporaries(Arg);
         if (const auto *Construct = dyn_cast<CXXConstructExpr>(Bare);
             Construct && Construct->getNumArgs() == 1)
-          Bare = strip(Construct->getArg(0));
+          Bare = utils::ignoreTemporaries(Construct->getArg(0));
         Value = Bare->EvaluateAsBooleanCondition(Value, Ctx) && Value;
       }
       Result.RequiresGrad = Value;
@@ -709,7 +664,7 @@ private:
   }
 
   DeviceValue evalDevice(const Expr *E) {
-    E = strip(E);
+    E = utils::ignoreTemporaries(E);
     if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
       if (Construct->getNumArgs() == 0)
         return {};
@@ -782,11 +737,11 @@ private:
       if (!Method || Method->getName() != "forward" ||
           !api::isModuleClass(Method->getParent()))
         return nullptr;
-      return moduleVariable(Member->getImplicitObjectArgument());
+      return api::moduleReceiver(Member->getImplicitObjectArgument());
     }
     if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(&Call))
       if (Op->getOperator() == OO_Call && api::heldModule(Op->getArg(0)->getType()))
-        return moduleVariable(Op->getArg(0));
+        return api::moduleReceiver(Op->getArg(0));
     return nullptr;
   }
 
@@ -824,12 +779,12 @@ private:
         return;
       }
       // cat/stack take a TensorList built from `{a, b}`.
-      const Expr *Bare = strip(E);
+      const Expr *Bare = utils::ignoreTemporaries(E);
       if (const auto *Construct = dyn_cast<CXXConstructExpr>(Bare);
           Construct && Construct->getNumArgs() >= 1)
-        Bare = strip(Construct->getArg(0));
+        Bare = utils::ignoreTemporaries(Construct->getArg(0));
       if (const auto *StdList = dyn_cast<CXXStdInitializerListExpr>(Bare))
-        Bare = strip(StdList->getSubExpr());
+        Bare = utils::ignoreTemporaries(StdList->getSubExpr());
       if (const auto *List = dyn_cast<InitListExpr>(Bare))
         for (const Expr *Init : List->inits())
           if (api::isTensorType(Init->getType()))
@@ -952,8 +907,8 @@ private:
           return true;
         if (Method->getName() != "to" && Method->getName() != "cuda")
           return true;
-        if (const auto *Member = dyn_cast<MemberExpr>(strip(Call->getImplicitObjectArgument())))
-          if (api::isDataExample(strip(Member->getBase())->getType()))
+        if (const auto *Member = dyn_cast<MemberExpr>(utils::ignoreTemporaries(Call->getImplicitObjectArgument())))
+          if (api::isDataExample(utils::ignoreTemporaries(Member->getBase())->getType()))
             Found = Call;
         return true;
       }

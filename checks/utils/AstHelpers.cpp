@@ -51,6 +51,26 @@ bool isDiscardedResult(const Expr &E, ASTContext &Ctx) {
   }
 }
 
+const Expr *ignoreTemporaries(const Expr *E) {
+  while (true) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *Cleanups = dyn_cast<ExprWithCleanups>(E))
+      E = Cleanups->getSubExpr();
+    else if (const auto *Temp = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = Temp->getSubExpr();
+    else if (const auto *Bind = dyn_cast<CXXBindTemporaryExpr>(E))
+      E = Bind->getSubExpr();
+    else if (const auto *Construct = dyn_cast<CXXConstructExpr>(E);
+             Construct && Construct->getNumArgs() == 1 &&
+             Construct->getConstructor()->isCopyOrMoveConstructor())
+      E = Construct->getArg(0);
+    else if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E))
+      E = Cast->getSubExpr();
+    else
+      return E;
+  }
+}
+
 const ValueDecl *namedObject(const Expr &E) {
   const Expr *Bare = E.IgnoreParenImpCasts();
   if (const auto *Ref = dyn_cast<DeclRefExpr>(Bare))

@@ -17,6 +17,10 @@ namespace clang::tidy::torch_tidy::utils {
 /// An explicit `(void)` cast is a use.
 bool isDiscardedResult(const Expr &E, ASTContext &Ctx);
 
+/// \p E without what only carries its value: parentheses, implicit casts,
+/// temporaries, cleanups, copies and functional casts.
+const Expr *ignoreTemporaries(const Expr *E);
+
 /// The variable or field of `this` that \p E names, if it is a plain name:
 /// `x`, `this->x` or `x_` inside a method. Null otherwise.
 const ValueDecl *namedObject(const Expr &E);

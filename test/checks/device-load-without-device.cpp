@@ -11,8 +11,28 @@ void resume(const std::string &path, torch::Device device) {
   auto net = std::make_shared<Net>();
   net->to(device);
   torch::load(net, path);
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'torch::load' without a device restores every tensor to the device it was saved from, and the existing parameters adopt it; pass the device to load to [device-load-without-device]
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'torch::load' without a device moves the parameters of 'net' back to the device the checkpoint was saved from, undoing its move to 'device'; pass 'device' to load to [device-load-without-device]
+  // CHECK-MESSAGES: :[[@LINE-3]]:3: note: 'net' is moved to 'device' here
   // CHECK-FIXES: {{^}}  torch::load(net, path, device);{{$}}
+}
+
+void resumeWithTwoDevices(const std::string &path, torch::Device staging,
+                          torch::Device target) {
+  auto net = std::make_shared<Net>();
+  net->to(staging);
+  net->to(target);
+  // The last move before the load names the device to pass.
+  torch::load(net, path);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'torch::load' without a device moves the parameters of 'net' back {{.*}} undoing its move to 'target'; pass 'target' to load to [device-load-without-device]
+  // CHECK-FIXES: {{^}}  torch::load(net, path, target);{{$}}
+  torch::optim::SGD optimizer(net->parameters(), 0.1);
+  torch::load(optimizer, path + ".opt");
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'torch::load' without a device restores every tensor to the device it was saved from, and the existing parameters adopt it; pass the device to load to [device-load-without-device]
+  torch::nn::Linear head(4, 2);
+  head->to(torch::kCUDA);
+  torch::load(head, path);
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'torch::load' without a device moves the parameters of 'head' back {{.*}} undoing its move to 'torch::kCUDA'; pass 'torch::kCUDA' to load to [device-load-without-device]
+  // CHECK-FIXES: {{^}}  torch::load(head, path, torch::kCUDA);{{$}}
 }
 
 void loadScript(const std::string &path) {
@@ -31,7 +51,7 @@ void loadTensors(torch::Device device) {
   }
   torch::Tensor t;
   torch::load(t, "t.pt");
-  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'torch::load' without a device {{.*}} [device-load-without-device]
+  // CHECK-MESSAGES: :[[@LINE-1]]:3: warning: 'torch::load' without a device restores every tensor to the device it was saved from; pass the device to load to [device-load-without-device]
 }
 
 void archive(torch::Device device) {
