@@ -176,7 +176,7 @@ bool isRawAccess(const CXXMethodDecl *Method) {
                                     "const_data_ptr", "accessor"});
 }
 
-static OpKind classifyByName(llvm::StringRef Name, bool IsOperator) {
+static OpKind classifyByName(llvm::StringRef Name) {
   if (nameIn(Name, {"zeros", "ones", "empty", "full", "rand", "randn",
                     "randint", "randperm", "arange", "linspace", "logspace",
                     "eye", "tensor", "scalar_tensor", "empty_strided"}))
@@ -209,7 +209,6 @@ static OpKind classifyByName(llvm::StringRef Name, bool IsOperator) {
                     "multilabel_margin_loss", "poisson_nll_loss",
                     "triplet_margin_loss", "ctc_loss"}))
     return OpKind::Loss;
-  (void)IsOperator;
   return OpKind::Other;
 }
 
@@ -218,7 +217,7 @@ OpKind classifyFunction(const FunctionDecl *Fn) {
     if (Fn && Fn->isOverloadedOperator())
       if (const auto *Method = dyn_cast<CXXMethodDecl>(Fn);
           !Method || isTensorType(QualType(Method->getParent()->getTypeForDecl(), 0)))
-        return classifyByName(Fn->getNameAsString(), true);
+        return classifyByName(Fn->getNameAsString());
     return OpKind::Other;
   }
   // LibTorch's own free functions and Tensor methods only.
@@ -227,7 +226,7 @@ OpKind classifyFunction(const FunctionDecl *Fn) {
   if (const auto *Method = dyn_cast<CXXMethodDecl>(Fn))
     if (!hasQualifiedName(Method->getParent(), {"at::Tensor", "at::TensorBase"}))
       return OpKind::Other;
-  return classifyByName(Fn->getName(), false);
+  return classifyByName(Fn->getName());
 }
 
 bool isZeroDimFactoryCall(const CallExpr &Call) {

@@ -18,13 +18,16 @@ bool TensorValue::operator==(const TensorValue &Other) const {
   return Device == Other.Device && ZeroDim == Other.ZeroDim &&
          RequiresGradLeaf == Other.RequiresGradLeaf && From == Other.From &&
          Source == Other.Source && DeviceExpr == Other.DeviceExpr &&
-         MaybeAccelerator == Other.MaybeAccelerator;
+         MaybeAccelerator == Other.MaybeAccelerator &&
+         EmptySequence == Other.EmptySequence;
 }
 
 /// Where two paths disagree the value is unknown: precision first.
 static TensorValue join(const TensorValue &A, const TensorValue &B) {
-  if (A == B)
+  if (A == B || B.EmptySequence)
     return A;
+  if (A.EmptySequence)
+    return B;
   if (A.Device == Place::Accelerator && B.Device == Place::Accelerator) {
     TensorValue Joined = A;
     Joined.MaybeAccelerator |= B.MaybeAccelerator;
@@ -288,6 +291,12 @@ private:
       return;
     }
     Current.Tensors[&Var] = Init ? eval(Init) : TensorValue();
+    // `std::vector<torch::Tensor> outs;`: its first push_back decides.
+    const auto *Construct =
+        Init ? dyn_cast<CXXConstructExpr>(Init->IgnoreImplicit()) : nullptr;
+    if (api::isTensorSequenceType(Type) &&
+        (!Init || (Construct && Construct->getNumArgs() == 0)))
+      Current.Tensors[&Var].EmptySequence = true;
   }
 
   void moveModule(const CXXMemberCallExpr &Call) {
@@ -311,9 +320,7 @@ private:
     TensorValue Element = eval(Call.getArg(0));
     auto [It, Inserted] = Current.Tensors.try_emplace(Sequence, Element);
     if (!Inserted)
-      It->second = EmptySequences.count(Sequence) ? Element
-                                                  : join(It->second, Element);
-    EmptySequences.erase(Sequence);
+      It->second = join(It->second, Element);
     return true;
   }
 
@@ -423,8 +430,7 @@ private:
         return summaryOf(*Callee);
       return TensorValue();
     case api::OpKind::Loss: {
-      TensorValue Result = derived(combine(operands(Call)), true);
-      return Result;
+      return derived(combine(operands(Call)), true);
     }
     default:
       return combine(operands(Call));
@@ -446,11 +452,7 @@ private:
     Result.DeviceExpr = From.DeviceExpr;
     Result.MaybeAccelerator = From.MaybeAccelerator;
     Result.ZeroDim = ZeroDim || From.ZeroDim;
-    if (From.Device == Place::Cpu) {
-      Result.From = From.From;
-      Result.Source = From.Source;
-    }
-    if (From.Device == Place::Accelerator) {
+    if (From.Device != Place::Unknown) {
       Result.From = From.From;
       Result.Source = From.Source;
     }
@@ -493,13 +495,11 @@ private:
       Target = {Place::Cpu, &Call, false};
     else
       Target = moveTarget(Call, Object);
-    if (Target.Device == Place::Unknown && !Target.Where)
+    if (Target.Device == Place::Unknown)
       return TensorValue();
     Result.Device = Target.Device;
     Result.DeviceExpr = Target.Where;
     Result.MaybeAccelerator = Target.Maybe;
-    if (Target.Device == Place::Unknown)
-      return TensorValue();
     return Result;
   }
 
@@ -644,10 +644,9 @@ private:
 
   void applyOption(llvm::StringRef Name, const CallExpr &Call,
                    OptionsValue &Result) {
-    unsigned First = isa<CXXMemberCallExpr>(Call) ? 0 : 0;
-    if (Name == "device" && Call.getNumArgs() > First) {
+    if (Name == "device" && Call.getNumArgs() > 0) {
       Result.HasDevice = true;
-      Result.Device = evalDevice(Call.getArg(First));
+      Result.Device = evalDevice(Call.getArg(0));
     } else if (Name == "requires_grad") {
       const Expr *Arg = Call.getNumArgs() ? Call.getArg(0) : nullptr;
       bool Value = true;
@@ -987,7 +986,6 @@ private:
   FunctionFacts Facts;
   llvm::DenseMap<const VarDecl *, const Expr *> LoopRanges;
   llvm::DenseSet<const VarDecl *> Reassigned;
-  llvm::DenseSet<const ValueDecl *> EmptySequences;
   std::optional<const Expr *> BatchMoves;
 
   bool SeenReturn = false;

@@ -49,6 +49,9 @@ struct TensorValue {
   /// The device is an accelerator on some runs only (a variable, a ternary on
   /// torch::cuda::is_available()).
   bool MaybeAccelerator = false;
+  /// A sequence of tensors with no element yet: what its first element is
+  /// decides (the identity of the join).
+  bool EmptySequence = false;
 
   bool operator==(const TensorValue &Other) const;
   bool operator!=(const TensorValue &Other) const { return !(*this == Other); }

@@ -98,6 +98,19 @@ void alwaysCuda(torch::Tensor x) {
 }
 
 // Negatives.
+// Outputs collected with push_back, then summed into a CPU accumulator.
+torch::Tensor collected(torch::Device device, int scales) {
+  std::vector<torch::Tensor> outs;
+  for (int i = 0; i < scales; ++i)
+    outs.push_back(torch::randn({4}, torch::device(device)));
+  auto total = torch::zeros({4});
+  // CHECK-MESSAGES: :[[@LINE-1]]:16: warning: tensor created without a device is on the CPU, and meets a tensor on 'device' (which may be a GPU) in 'operator+=' [device-factory-without-device]
+  // CHECK-FIXES: {{^}}  auto total = torch::zeros({4}, torch::device(device));{{$}}
+  for (auto &o : outs)
+    total += o;
+  return total;
+}
+
 void negatives(torch::Device device, torch::Tensor x, torch::Tensor param,
                torch::Tensor idx) {
   auto out = x.to(device);
