@@ -109,46 +109,49 @@ static bool namesAnAccelerator(const Expr *Type) {
 
 void HardcodedDeviceCheck::checkIndex(const Expr &Device, ASTContext &Ctx) {
   const Expr *Index = api::explicitDeviceIndex(Device);
-  if (!isLiteral(Index) || Index->getBeginLoc().isMacroID())
+  if (!isLiteral(Index))
     return;
   const Expr *Type = api::explicitDeviceType(Device);
   if (Type && !namesAnAccelerator(Type))
     return;
-  const CallExpr *Operation = operationTaking(Device, Ctx);
-  if (!Operation || !reportableFunction(Device, Ctx))
-    return;
-  std::optional<llvm::APSInt> Value = Index->getIntegerConstantExpr(Ctx);
-  if (Value)
-    reportIndex(*Index, toString(*Value, 10), *Operation);
+  if (std::optional<llvm::APSInt> Value = Index->getIntegerConstantExpr(Ctx))
+    reportIndex(*Index, toString(*Value, 10), Device, Ctx);
 }
 
 void HardcodedDeviceCheck::reportIndex(const Expr &Index,
                                        llvm::StringRef Value,
-                                       const CallExpr &Operation) {
+                                       const Expr &Device, ASTContext &Ctx) {
+  const CallExpr *Operation = operationTaking(Device, Ctx);
+  if (!Operation || Index.getBeginLoc().isMacroID() ||
+      !reportableFunction(Device, Ctx))
+    return;
+  IndexedOperations.insert(Operation);
   diag(Index.getBeginLoc(),
        "device index %0 is hard-coded in a call of '%1': choose the device "
        "in one place (a variable, a config member, a function returning it) "
        "and pass that")
-      << Value << Operation.getDirectCallee()->getName()
+      << Value << Operation->getDirectCallee()->getName()
       << Index.getSourceRange();
 }
 
-void HardcodedDeviceCheck::noteCudaUse(const Expr &Use, const Expr &Device,
+void HardcodedDeviceCheck::noteCudaUse(const Expr &Use,
+                                       const CallExpr *Operation,
                                        ASTContext &Ctx) {
   SourceLocation Loc = Use.getExprLoc();
-  if (Loc.isMacroID() || utils::isUnderCondition(Use, Ctx))
+  if (!Operation || IndexedOperations.contains(Operation) || Loc.isMacroID() ||
+      utils::isUnderCondition(Use, Ctx))
     return;
   const FunctionDecl *Fn = reportableFunction(Use, Ctx);
-  if (!Fn || (&Use == &Device ? false : !operationTaking(Device, Ctx)))
+  if (!Fn)
     return;
   Sources = &Ctx.getSourceManager();
   auto [It, Inserted] = FirstCudaUse.try_emplace(Fn);
   if (!Inserted && !Sources->isBeforeInTranslationUnit(Loc, It->second.Loc))
     return;
-  std::string Spelling = "cuda()";
-  if (&Use != &Device)
-    Spelling = utils::sourceText(Use, Ctx).value_or("cuda");
-  It->second = {Loc, Use.getSourceRange(), Spelling};
+  std::string Spelling = &Use == Operation
+                             ? std::string("cuda()")
+                             : utils::sourceText(Use, Ctx).value_or("cuda");
+  It->second = {Loc, Use.getSourceRange(), Spelling, Operation};
 }
 
 void HardcodedDeviceCheck::check(const MatchFinder::MatchResult &Result) {
@@ -160,24 +163,20 @@ void HardcodedDeviceCheck::check(const MatchFinder::MatchResult &Result) {
   } else if (const auto *Indexed = Nodes.getNodeAs<Expr>("indexed")) {
     checkIndex(*Indexed, Ctx);
   } else if (const auto *Constant = Nodes.getNodeAs<DeclRefExpr>("constant")) {
-    noteCudaUse(*Constant, *Constant, Ctx);
+    noteCudaUse(*Constant, operationTaking(*Constant, Ctx), Ctx);
   } else if (const auto *Cuda = Nodes.getNodeAs<CXXMemberCallExpr>("cuda")) {
-    noteCudaUse(*Cuda, *Cuda, Ctx);
+    noteCudaUse(*Cuda, Cuda, Ctx);
   } else if (const auto *Parsed = Nodes.getNodeAs<Expr>("parsed")) {
     const StringLiteral *Literal =
         utils::stringLiteralOf(*Nodes.getNodeAs<Expr>("arg"));
     if (!Literal || Literal->getCharByteWidth() != 1)
       return;
     llvm::StringRef Text = Literal->getString();
-    if (!api::isCudaString(Text))
-      return;
-    if (api::deviceStringIndex(Text) && !Literal->getBeginLoc().isMacroID()) {
-      if (const CallExpr *Operation = operationTaking(*Parsed, Ctx);
-          Operation && reportableFunction(*Parsed, Ctx))
-        reportIndex(*Literal, std::to_string(*api::deviceStringIndex(Text)),
-                    *Operation);
-    }
-    noteCudaUse(*Literal, *Parsed, Ctx);
+    std::optional<unsigned> Index = api::deviceStringIndex(Text);
+    if (Index && api::isAcceleratorString(Text).value_or(false))
+      reportIndex(*Literal, std::to_string(*Index), *Parsed, Ctx);
+    if (api::isCudaString(Text))
+      noteCudaUse(*Literal, operationTaking(*Parsed, Ctx), Ctx);
   }
 }
 
@@ -185,7 +184,8 @@ void HardcodedDeviceCheck::onEndOfTranslationUnit() {
   if (!ChecksAvailability && Sources) {
     std::vector<CudaUse> Uses;
     for (const auto &Entry : FirstCudaUse)
-      Uses.push_back(Entry.second);
+      if (!IndexedOperations.contains(Entry.second.Operation))
+        Uses.push_back(Entry.second);
     std::sort(Uses.begin(), Uses.end(), [&](const CudaUse &A, const CudaUse &B) {
       return Sources->isBeforeInTranslationUnit(A.Loc, B.Loc);
     });
@@ -197,6 +197,7 @@ void HardcodedDeviceCheck::onEndOfTranslationUnit() {
   }
   ChecksAvailability = false;
   FirstCudaUse.clear();
+  IndexedOperations.clear();
   Sources = nullptr;
 }
 

@@ -5,6 +5,7 @@
 
 #include "clang-tidy/ClangTidyCheck.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace clang::tidy::torch_tidy {
 
@@ -25,8 +26,9 @@ public:
 private:
   void checkIndex(const Expr &Device, ASTContext &Ctx);
   void reportIndex(const Expr &Index, llvm::StringRef Value,
-                   const CallExpr &Operation);
-  void noteCudaUse(const Expr &Use, const Expr &Device, ASTContext &Ctx);
+                   const Expr &Device, ASTContext &Ctx);
+  void noteCudaUse(const Expr &Use, const CallExpr *Operation,
+                   ASTContext &Ctx);
 
   /// Whether the translation unit asks whether CUDA is available.
   bool ChecksAvailability = false;
@@ -35,8 +37,11 @@ private:
     SourceLocation Loc;
     SourceRange Range;
     std::string Spelling;
+    const CallExpr *Operation;
   };
   llvm::DenseMap<const FunctionDecl *, CudaUse> FirstCudaUse;
+  /// Operations already reported for a literal index: not reported again.
+  llvm::DenseSet<const CallExpr *> IndexedOperations;
   const SourceManager *Sources = nullptr;
 };
 

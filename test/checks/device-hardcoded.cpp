@@ -26,6 +26,8 @@ void step(torch::Tensor x, std::shared_ptr<Net> model, bool half) {
   // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: device index 3 is hard-coded in a call of 'to': {{.*}} [device-hardcoded]
   auto f = x.to(half ? torch::Device(torch::kCUDA, 1) : torch::Device(torch::kCPU));
   // CHECK-MESSAGES: :[[@LINE-1]]:52: warning: device index 1 is hard-coded in a call of 'to': {{.*}} [device-hardcoded]
+  auto g = x.to("xpu:1");
+  // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: device index 1 is hard-coded in a call of 'to': {{.*}} [device-hardcoded]
 }
 
 void factories() {

@@ -25,7 +25,7 @@ torch::Tensor toGpu(torch::Tensor x) {
 
 torch::Tensor factory() {
   return torch::zeros({2}, torch::kCUDA);
-  // CHECK-MESSAGES: :[[@LINE-1]]:35: warning: 'torch::kCUDA' requires a CUDA device, {{.*}} [device-hardcoded]
+  // CHECK-MESSAGES: :[[@LINE-1]]:28: warning: 'torch::kCUDA' requires a CUDA device, {{.*}} [device-hardcoded]
 }
 
 torch::Tensor fromString(torch::Tensor x) {
@@ -35,28 +35,30 @@ torch::Tensor fromString(torch::Tensor x) {
 
 torch::Tensor options() {
   return torch::randn({2}, torch::TensorOptions().device(torch::kCUDA));
-  // CHECK-MESSAGES: :[[@LINE-1]]:65: warning: 'torch::kCUDA' requires a CUDA device, {{.*}} [device-hardcoded]
+  // CHECK-MESSAGES: :[[@LINE-1]]:58: warning: 'torch::kCUDA' requires a CUDA device, {{.*}} [device-hardcoded]
 }
 
 void moveModule(std::shared_ptr<Net> model) {
   model->to(torch::Device(torch::kCUDA));
-  // CHECK-MESSAGES: :[[@LINE-1]]:34: warning: 'torch::kCUDA' requires a CUDA device, {{.*}} [device-hardcoded]
+  // CHECK-MESSAGES: :[[@LINE-1]]:27: warning: 'torch::kCUDA' requires a CUDA device, {{.*}} [device-hardcoded]
 }
 
 torch::Tensor chained() {
   return torch::ones({2}, torch::device(torch::kCUDA).dtype(torch::kFloat));
-  // CHECK-MESSAGES: :[[@LINE-1]]:48: warning: 'torch::kCUDA' requires a CUDA device, {{.*}} [device-hardcoded]
+  // CHECK-MESSAGES: :[[@LINE-1]]:41: warning: 'torch::kCUDA' requires a CUDA device, {{.*}} [device-hardcoded]
 }
 
 torch::Tensor indexed(torch::Tensor x) {
-  return x.to(torch::Device("cuda:0"));
-  // CHECK-MESSAGES: :[[@LINE-1]]:29: warning: device index 0 is hard-coded in a call of 'to': {{.*}} [device-hardcoded]
-  // CHECK-MESSAGES: :[[@LINE-2]]:29: warning: '"cuda:0"' requires a CUDA device, {{.*}} [device-hardcoded]
+  auto y = x.to(torch::Device("cuda:0"));
+  // CHECK-MESSAGES: :[[@LINE-1]]:31: warning: device index 0 is hard-coded in a call of 'to': {{.*}} [device-hardcoded]
+  // One finding for one device: the unconditional CUDA is not reported again.
+  return y.cuda();
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 'cuda()' requires a CUDA device, {{.*}} [device-hardcoded]
 }
 
 struct Runner {
   torch::Tensor run(torch::Tensor t) { return t.to(torch::kCUDA, torch::kHalf); }
-  // CHECK-MESSAGES: :[[@LINE-1]]:60: warning: 'torch::kCUDA' requires a CUDA device, {{.*}} [device-hardcoded]
+  // CHECK-MESSAGES: :[[@LINE-1]]:52: warning: 'torch::kCUDA' requires a CUDA device, {{.*}} [device-hardcoded]
 };
 
 void lambdas(std::vector<torch::Tensor> &batch) {
@@ -66,7 +68,7 @@ void lambdas(std::vector<torch::Tensor> &batch) {
 
 torch::Tensor nonBlocking(torch::Tensor x) {
   return x.to(torch::kCUDA, /*non_blocking=*/true);
-  // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: 'torch::kCUDA' requires a CUDA device, {{.*}} [device-hardcoded]
+  // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: 'torch::kCUDA' requires a CUDA device, {{.*}} [device-hardcoded]
 }
 
 // Negative cases: conditional uses, the places that choose the device, and
