@@ -2,6 +2,7 @@
 
 #include "LoadWithoutDeviceCheck.h"
 #include "api/TorchApi.h"
+#include "flow/DeviceFlow.h"
 #include "utils/AstHelpers.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -9,6 +10,10 @@
 using namespace clang::ast_matchers;
 
 namespace clang::tidy::torch_tidy {
+
+void LoadWithoutDeviceCheck::onStartOfTranslationUnit() {
+  flow::resetTranslationUnit();
+}
 
 void LoadWithoutDeviceCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(
@@ -55,6 +60,26 @@ static const CXXMemberCallExpr *moveBefore(const ValueDecl &Module,
   return Last;
 }
 
+/// A local device variable initialised with the CPU: `torch::Device d(kCPU);`.
+/// Parameters and members come from elsewhere and may be anything.
+static bool isCpuLocal(const ValueDecl &Device) {
+  const auto *Var = dyn_cast<VarDecl>(&Device);
+  if (!Var || isa<ParmVarDecl>(Var) || !Var->hasLocalStorage() ||
+      !Var->getInit())
+    return false;
+  const Expr *Init = utils::ignoreTemporaries(Var->getInit());
+  while (const auto *Construct = dyn_cast<CXXConstructExpr>(Init)) {
+    if (Construct->getNumArgs() == 0)
+      return false;
+    Init = utils::ignoreTemporaries(Construct->getArg(0));
+  }
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(Init))
+    return api::isAcceleratorConstant(Ref->getDecl()) == false;
+  if (const auto *Literal = dyn_cast<StringLiteral>(Init))
+    return api::isAcceleratorString(Literal->getString()) == false;
+  return false;
+}
+
 void LoadWithoutDeviceCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
   const auto *Fn = Result.Nodes.getNodeAs<FunctionDecl>("fn");
@@ -71,6 +96,12 @@ void LoadWithoutDeviceCheck::check(const MatchFinder::MatchResult &Result) {
       Module ? moveBefore(*Module, *Call, Ctx) : nullptr;
   std::optional<std::string> MovedTo =
       Move ? utils::sourceText(*Move->getArg(0), Ctx) : std::nullopt;
+  auto Devices = utils::devicesInScope(*Call, Ctx);
+  // A file that names no accelerator, loading where no device other than the
+  // CPU is at hand: nothing says the program ever uses another device.
+  if (!flow::namesAccelerator(Ctx) &&
+      llvm::all_of(Devices, [](const ValueDecl *D) { return isCpuLocal(*D); }))
+    return;
   {
     auto Diag =
         MovedTo
@@ -85,7 +116,6 @@ void LoadWithoutDeviceCheck::check(const MatchFinder::MatchResult &Result) {
                    "adopt it}1; pass the device to load to")
                   << Name << IntoParameters;
     Diag << Call->getSourceRange();
-    auto Devices = utils::devicesInScope(*Call, Ctx);
     std::optional<std::string> Device = MovedTo;
     if (!Device && Devices.size() == 1)
       Device = Devices.front()->getName().str();

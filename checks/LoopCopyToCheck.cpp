@@ -12,18 +12,25 @@ using namespace clang::ast_matchers;
 namespace clang::tidy::torch_tidy {
 
 void LoopCopyToCheck::registerMatchers(MatchFinder *Finder) {
+  // A tensor, or a map entry `std::pair<const K, Tensor>` whose `second`
+  // is moved.
+  auto TensorPair = qualType(hasUnqualifiedDesugaredType(
+      recordType(hasDeclaration(classTemplateSpecializationDecl(
+          hasName("::std::pair"),
+          hasTemplateArgument(1, refersToType(api::tensorType())))))));
   auto LoopVar = varDecl(hasType(qualType(unless(referenceType()),
-                                          api::tensorType())))
+                                          anyOf(api::tensorType(), TensorPair))))
                      .bind("var");
   auto RefersToVar = declRefExpr(to(varDecl(equalsBoundNode("var"))));
-  auto MoveOfVar = ignoringImplicit(
-      cxxMemberCallExpr(callee(api::conversionMethod()),
-                        on(ignoringParenImpCasts(RefersToVar))));
-  auto Reassignment =
-      cxxOperatorCallExpr(hasOverloadedOperatorName("="),
-                          hasArgument(0, ignoringParenImpCasts(RefersToVar)),
-                          hasArgument(1, MoveOfVar))
-          .bind("assign");
+  auto Element = ignoringParenImpCasts(expr(anyOf(
+      RefersToVar, memberExpr(member(hasName("second")),
+                              hasObjectExpression(RefersToVar)))));
+  auto MoveOfVar = ignoringImplicit(cxxMemberCallExpr(
+      callee(api::conversionMethod()), on(Element)));
+  auto Reassignment = cxxOperatorCallExpr(hasOverloadedOperatorName("="),
+                                          hasArgument(0, Element),
+                                          hasArgument(1, MoveOfVar))
+                          .bind("assign");
   Finder->addMatcher(cxxForRangeStmt(hasLoopVariable(LoopVar),
                                      hasBody(hasDescendant(Reassignment)))
                          .bind("loop"),

@@ -4,6 +4,7 @@
 #include "utils/AstHelpers.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -202,7 +203,8 @@ static OpKind classifyByName(llvm::StringRef Name) {
                     "scatter", "bilinear", "einsum"}))
     return OpKind::SameDevice;
   if (nameIn(Name, {"mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss",
-                    "cross_entropy", "nll_loss", "binary_cross_entropy",
+                    "cross_entropy", "cross_entropy_loss", "nll_loss",
+                    "nll_loss2d", "nll_loss_nd", "binary_cross_entropy",
                     "binary_cross_entropy_with_logits", "kl_div",
                     "cosine_embedding_loss", "margin_ranking_loss",
                     "hinge_embedding_loss", "soft_margin_loss",
@@ -227,6 +229,23 @@ OpKind classifyFunction(const FunctionDecl *Fn) {
     if (!hasQualifiedName(Method->getParent(), {"at::Tensor", "at::TensorBase"}))
       return OpKind::Other;
   return classifyByName(Fn->getName());
+}
+
+bool asksNoReduction(const CallExpr &Call) {
+  using namespace ast_matchers;
+  const Decl *Callee = Call.getCalleeDecl();
+  if (!Callee)
+    return false;
+  ASTContext &Ctx = const_cast<ASTContext &>(Callee->getASTContext());
+  for (const Expr *Arg : Call.arguments())
+    if (!isa<CXXDefaultArgExpr>(Arg) &&
+        !match(expr(anyOf(declRefExpr(to(namedDecl(hasAnyName("None", "kNone")))),
+                          hasDescendant(declRefExpr(
+                              to(namedDecl(hasAnyName("None", "kNone"))))))),
+               *Arg, Ctx)
+             .empty())
+      return true;
+  return false;
 }
 
 bool isZeroDimFactoryCall(const CallExpr &Call) {

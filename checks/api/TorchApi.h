@@ -108,6 +108,10 @@ enum class OpKind {
   Loss,
 };
 OpKind classifyFunction(const FunctionDecl *Fn);
+/// Whether a loss call asks for no reduction (`torch::Reduction::None`,
+/// `.reduction(torch::kNone)`): its result is then not 0-dim.
+bool asksNoReduction(const CallExpr &Call);
+
 /// Whether a factory's sizes argument `{}` or scalar argument makes a 0-dim
 /// tensor: `torch::zeros({})`, `torch::tensor(0.5)`, `torch::scalar_tensor`.
 bool isZeroDimFactoryCall(const CallExpr &Call);

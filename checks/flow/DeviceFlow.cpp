@@ -163,6 +163,10 @@ private:
     // Values only fall to unknown at joins, so a few rounds reach the
     // fixpoint; the bound keeps the cost linear in the function's size.
     for (int Round = 0; Round < 4; ++Round) {
+      // The first round sees each loop's first iteration before the joins
+      // at its head lose precision: what conflicts there, conflicts on a
+      // real run. Later rounds only compute the fixpoint.
+      Reporting = Round == 0;
       bool Changed = false;
       for (const CFGBlock *Block : Order) {
         auto It = Entry.find(Block);
@@ -225,7 +229,7 @@ private:
         moveModule(*Member);
         return;
       }
-      if (updateSequence(*Member))
+      if (updateSequence(*Member) || markRequiresGrad(*Member))
         return;
     }
     if (Reporting) {
@@ -280,7 +284,12 @@ private:
     const Expr *Init = Var.getInit();
     QualType Type = Var.getType();
     if (api::heldModule(Type)) {
-      Current.Modules[&Var] = ModuleValue();
+      ModuleValue Module;
+      // Built here (`Net net(...)`, `std::make_shared<Net>()`) without a
+      // device argument: its parameters start on the CPU.
+      if (Init && !Type->isReferenceType() && builtWithoutDevice(*Init))
+        Module.Device = Place::Cpu;
+      Current.Modules[&Var] = Module;
       return;
     }
     if (!api::isTensorType(Type) && !api::isTensorSequenceType(Type))
@@ -299,12 +308,49 @@ private:
       Current.Tensors[&Var].EmptySequence = true;
   }
 
+  static bool builtWithoutDevice(const Expr &Init) {
+    const Expr *Built = Init.IgnoreImplicit();
+    llvm::ArrayRef<const Expr *> Args;
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(Built))
+      Args = llvm::ArrayRef(Construct->getArgs(), Construct->getNumArgs());
+    else if (const auto *Call = dyn_cast<CallExpr>(Built))
+      Args = llvm::ArrayRef(Call->getArgs(), Call->getNumArgs());
+    else
+      return false;
+    if (isa<CXXConstructExpr>(Built) && Args.size() == 1 &&
+        api::heldModule(Args[0]->getType()))
+      return false; // a copy of a module from elsewhere
+    return llvm::none_of(Args, [](const Expr *Arg) {
+      return api::namesADevice(Arg->getType()) ||
+             api::isTensorOptionsType(Arg->getType());
+    });
+  }
+
   void moveModule(const CXXMemberCallExpr &Call) {
     const ValueDecl *Module = api::moduleReceiver(Call.getImplicitObjectArgument());
     if (!Module || Call.getNumArgs() == 0)
       return;
     DeviceValue Target = evalDevice(Call.getArg(0));
     Current.Modules[Module] = {Target.Device, &Call, Target};
+  }
+
+  /// `w.requires_grad_()`, `w.set_requires_grad(true)`: a tensor made by a
+  /// factory becomes a leaf that requires grad.
+  bool markRequiresGrad(const CXXMemberCallExpr &Call) {
+    const CXXMethodDecl *Method = Call.getMethodDecl();
+    if (!Method || !Method->getDeclName().isIdentifier() ||
+        (Method->getName() != "requires_grad_" &&
+         Method->getName() != "set_requires_grad"))
+      return false;
+    const ValueDecl *Target = tensorVariable(Call.getImplicitObjectArgument());
+    auto It = Target ? Current.Tensors.find(Target) : Current.Tensors.end();
+    if (It == Current.Tensors.end() || It->second.From == Origin::Moved)
+      return false;
+    bool Enable = true;
+    if (Call.getNumArgs() && !isa<CXXDefaultArgExpr>(Call.getArg(0)))
+      Enable = Call.getArg(0)->EvaluateAsBooleanCondition(Enable, Ctx) && Enable;
+    It->second.RequiresGradLeaf = Enable;
+    return true;
   }
 
   /// `v.push_back(t)`: a sequence's value is the join of its elements'.
@@ -391,7 +437,7 @@ private:
     const FunctionDecl *Callee = Call.getDirectCallee();
     if (const auto *Member = dyn_cast<CXXMemberCallExpr>(&Call)) {
       if (const ValueDecl *Module = forwardedModule(Call))
-        return moduleOutput(Module);
+        return forwardOutput(Call, Module);
       const Expr *Object = Member->getImplicitObjectArgument();
       if (!Callee || !api::isTensorType(Object->getType()) ||
           !api::isTensorType(Call.getType()))
@@ -401,12 +447,14 @@ private:
         return evalMove(*Member);
       api::OpKind Kind = api::classifyFunction(Callee);
       if (Kind == api::OpKind::Other)
-        // Views, reductions, activations: the object's device.
-        return derived(eval(Object), Name == "sum" || Name == "mean");
+        // Views, reductions, activations: the object's device; `x.sum()`
+        // over every dimension is 0-dim.
+        return derived(eval(Object), (Name == "sum" || Name == "mean") &&
+                                         explicitArguments(Call) == 0);
       return combine(operands(Call));
     }
     if (const ValueDecl *Module = forwardedModule(Call))
-      return moduleOutput(Module);
+      return forwardOutput(Call, Module);
     // `outs[i]` of a sequence of tensors: the sequence's value.
     if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(&Call);
         Op && Op->getOperator() == OO_Subscript &&
@@ -430,7 +478,7 @@ private:
         return summaryOf(*Callee);
       return TensorValue();
     case api::OpKind::Loss: {
-      return derived(combine(operands(Call)), true);
+      return derived(combine(operands(Call)), !api::asksNoReduction(Call));
     }
     default:
       return combine(operands(Call));
@@ -744,6 +792,39 @@ private:
     return nullptr;
   }
 
+  static unsigned explicitArguments(const CallExpr &Call) {
+    return llvm::count_if(Call.arguments(), [](const Expr *Arg) {
+      return !isa<CXXDefaultArgExpr>(Arg);
+    });
+  }
+
+  /// What a forward returns: on the module's device once it was moved; for a
+  /// module built here and never moved, on the CPU; otherwise where its input
+  /// is, if that is an accelerator (a forward that runs at all computes
+  /// there).
+  TensorValue forwardOutput(const CallExpr &Call, const ValueDecl *Module) {
+    auto It = Current.Modules.find(Module);
+    if (It != Current.Modules.end() && It->second.Device == Place::Accelerator)
+      return moduleOutput(Module);
+    TensorValue Input = firstTensorArgument(Call);
+    if (Input.Device == Place::Accelerator)
+      return derived(Input, false);
+    if (It != Current.Modules.end() && It->second.Device == Place::Cpu &&
+        Input.Device == Place::Cpu) {
+      TensorValue Result;
+      Result.Device = Place::Cpu;
+      return Result;
+    }
+    return TensorValue();
+  }
+
+  TensorValue firstTensorArgument(const CallExpr &Call) {
+    for (const Expr *Arg : Call.arguments())
+      if (api::isTensorType(Arg->getType()))
+        return eval(Arg);
+    return TensorValue();
+  }
+
   TensorValue moduleOutput(const ValueDecl *Module) {
     auto It = Current.Modules.find(Module);
     if (It == Current.Modules.end() || It->second.Device != Place::Accelerator)
@@ -866,12 +947,14 @@ private:
     auto It = Current.Modules.find(Module);
     if (It == Current.Modules.end() || It->second.Device != Place::Accelerator)
       return;
+    // The input is the first tensor; later ones may belong on the CPU
+    // (pack_padded_sequence's lengths).
     for (const Expr *Arg : Call.arguments()) {
       if (!api::isTensorType(Arg->getType()))
         continue;
       TensorValue Value = eval(Arg);
       if (Value.Device != Place::Cpu || Value.ZeroDim)
-        continue;
+        return;
       TensorValue ModuleDevice = moduleOutput(Module);
       Conflict C{Conflict::UnmovedInput, api::OpKind::Other, &Call, Arg, Value,
                  &Call, ModuleDevice, It->second.MovedAt, Module};

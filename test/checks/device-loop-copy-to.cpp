@@ -47,6 +47,16 @@ void dictionary(torch::OrderedDict<std::string, torch::Tensor> &named,
   // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'item' is a copy of the container's element: {{.*}} [device-loop-copy-to]
 }
 
+void namedTensors(std::map<std::string, torch::Tensor> &named,
+                  torch::Device device) {
+  for (auto kv : named)
+    kv.second = kv.second.to(device);
+  // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: 'kv' is a copy of the container's element: {{.*}} [device-loop-copy-to]
+  // CHECK-FIXES: {{^}}  for (auto &kv : named){{$}}
+  for (auto &kv : named)
+    kv.second = kv.second.to(device);
+}
+
 // Negative cases.
 
 struct Model : torch::nn::Module {
