@@ -78,28 +78,8 @@ const Expr *hostReadAt(const Expr &E, ASTContext &Ctx) {
 const VarDecl *storedIn(const CXXMemberCallExpr &Call, ASTContext &Ctx) {
   const Expr *Child;
   const DynTypedNode *Parent = parentOf(Call, Ctx, Child);
-  if (!Parent)
-    return nullptr;
-  const auto *Var = Parent->get<VarDecl>();
+  const auto *Var = Parent ? Parent->get<VarDecl>() : nullptr;
   return Var && Var->getType()->isPointerType() ? Var : nullptr;
-}
-
-/// Each use of \p Var in \p Body after \p After.
-std::vector<const DeclRefExpr *> usesAfter(const VarDecl &Var, const Stmt &Body,
-                                           SourceLocation After,
-                                           ASTContext &Ctx) {
-  std::vector<const DeclRefExpr *> Uses;
-  const SourceManager &SM = Ctx.getSourceManager();
-  for (const BoundNodes &Node :
-       match(findAll(declRefExpr(to(equalsNode(&Var))).bind("use")), Body, Ctx)) {
-    const auto *Use = Node.getNodeAs<DeclRefExpr>("use");
-    if (SM.isBeforeInTranslationUnit(After, Use->getBeginLoc()))
-      Uses.push_back(Use);
-  }
-  llvm::sort(Uses, [&](const DeclRefExpr *A, const DeclRefExpr *B) {
-    return SM.isBeforeInTranslationUnit(A->getBeginLoc(), B->getBeginLoc());
-  });
-  return Uses;
 }
 
 /// The statement of the enclosing block that contains \p E.
@@ -155,9 +135,9 @@ void HostAccessCheck::report(const flow::FunctionFacts &Facts,
       if (Take.Tensor.Device != flow::Place::Cpu ||
           Take.Copied.Device == flow::Place::Cpu || !Pointer || !Body)
         continue;
-      auto Uses = usesAfter(*Pointer, *Body, Take.Call->getEndLoc(), Ctx);
-      if (!Uses.empty())
-        reportTemporary(Take, Uses.front(), Ctx);
+      if (const Expr *Use = utils::firstReferenceAfter(
+              *Pointer, *Body, Take.Call->getEndLoc(), Ctx))
+        reportTemporary(Take, Use, Ctx);
       continue;
     }
     if (Take.Tensor.Device != flow::Place::Accelerator)
@@ -172,8 +152,8 @@ void HostAccessCheck::report(const flow::FunctionFacts &Facts,
     }
     if (!Pointer || !Body)
       continue;
-    for (const DeclRefExpr *Use :
-         usesAfter(*Pointer, *Body, Take.Call->getEndLoc(), Ctx))
+    for (const Expr *Use :
+         utils::referencesAfter(*Pointer, *Body, Take.Call->getEndLoc(), Ctx))
       if (const Expr *Read = hostReadAt(*Use, Ctx)) {
         reportDeviceRead(Take, Read, Ctx);
         break;

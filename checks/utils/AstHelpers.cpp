@@ -81,8 +81,10 @@ const ValueDecl *namedObject(const Expr &E) {
   return nullptr;
 }
 
-const Expr *firstReferenceAfter(const ValueDecl &Decl, const Stmt &Body,
-                                SourceLocation After, ASTContext &Ctx) {
+std::vector<const Expr *> referencesAfter(const ValueDecl &Decl,
+                                          const Stmt &Body,
+                                          SourceLocation After,
+                                          ASTContext &Ctx) {
   auto Refs = match(
       findAll(expr(anyOf(declRefExpr(to(equalsNode(&Decl))),
                          memberExpr(member(equalsNode(&Decl)),
@@ -90,16 +92,22 @@ const Expr *firstReferenceAfter(const ValueDecl &Decl, const Stmt &Body,
                   .bind("ref")),
       Body, Ctx);
   const SourceManager &SM = Ctx.getSourceManager();
-  const Expr *First = nullptr;
+  std::vector<const Expr *> Uses;
   for (const BoundNodes &Ref : Refs) {
     const auto *Use = Ref.getNodeAs<Expr>("ref");
-    SourceLocation Loc = Use->getBeginLoc();
-    if (!SM.isBeforeInTranslationUnit(After, Loc))
-      continue;
-    if (!First || SM.isBeforeInTranslationUnit(Loc, First->getBeginLoc()))
-      First = Use;
+    if (SM.isBeforeInTranslationUnit(After, Use->getBeginLoc()))
+      Uses.push_back(Use);
   }
-  return First;
+  llvm::sort(Uses, [&](const Expr *A, const Expr *B) {
+    return SM.isBeforeInTranslationUnit(A->getBeginLoc(), B->getBeginLoc());
+  });
+  return Uses;
+}
+
+const Expr *firstReferenceAfter(const ValueDecl &Decl, const Stmt &Body,
+                                SourceLocation After, ASTContext &Ctx) {
+  std::vector<const Expr *> Uses = referencesAfter(Decl, Body, After, Ctx);
+  return Uses.empty() ? nullptr : Uses.front();
 }
 
 const Stmt *enclosingFunctionBody(const Stmt &S, ASTContext &Ctx) {

@@ -9,6 +9,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace clang::tidy::torch_tidy::utils {
 
@@ -25,7 +26,14 @@ const Expr *ignoreTemporaries(const Expr *E);
 /// `x`, `this->x` or `x_` inside a method. Null otherwise.
 const ValueDecl *namedObject(const Expr &E);
 
-/// The first reference to \p Decl in \p Body that starts after \p After.
+/// The references to \p Decl in \p Body that start after \p After, in source
+/// order.
+std::vector<const Expr *> referencesAfter(const ValueDecl &Decl,
+                                          const Stmt &Body,
+                                          SourceLocation After,
+                                          ASTContext &Ctx);
+
+/// The first of referencesAfter(), or null.
 const Expr *firstReferenceAfter(const ValueDecl &Decl, const Stmt &Body,
                                 SourceLocation After, ASTContext &Ctx);
 
