@@ -181,7 +181,10 @@ void HardcodedDeviceCheck::check(const MatchFinder::MatchResult &Result) {
 }
 
 void HardcodedDeviceCheck::onEndOfTranslationUnit() {
-  if (!ChecksAvailability && Sources) {
+  // "Never checks" needs the whole translation unit: with compiler errors,
+  // the check may be in what the compiler could not parse.
+  if (!ChecksAvailability && Sources &&
+      !Sources->getDiagnostics().hasErrorOccurred()) {
     std::vector<CudaUse> Uses;
     for (const auto &Entry : FirstCudaUse)
       if (!IndexedOperations.contains(Entry.second.Operation))

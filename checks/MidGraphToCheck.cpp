@@ -202,7 +202,7 @@ void MidGraphToCheck::checkPerStepCopy(const MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
   if (Move->getBeginLoc().isMacroID() || !flow::namesAccelerator(Ctx) ||
       Loop->getSourceRange().fullyContains(Var->getSourceRange()) ||
-      !api::isTensorType(Var->getType()))
+      !api::isTensorType(Var->getType()) || utils::containsErrors(*Loop))
     return;
   bool MovesDevice = Move->getMethodDecl()->getName() == "cuda";
   for (const Expr *Arg : Move->arguments())

@@ -147,7 +147,9 @@ nlohmann::json unregisteredPlan(llvm::StringRef Check, const FieldDecl &Field,
 void UnregisteredMemberCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Module = Result.Nodes.getNodeAs<CXXRecordDecl>("module");
   ASTContext &Ctx = *Result.Context;
-  if (api::isLibTorchInternal(Module))
+  // "Never registered" needs every method: where the compiler recovered from
+  // errors, a register_module call may be what was lost.
+  if (api::isLibTorchInternal(Module) || utils::containsErrors(*Module))
     return;
   // A module that overrides to() may move its own members.
   for (const CXXMethodDecl *Method : Module->methods())

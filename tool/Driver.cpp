@@ -11,8 +11,10 @@
 #include "Confirmation.h"
 #include "Finding.h"
 #include "FixApplier.h"
+#include "CrashReport.h"
 #include "Output.h"
 #include "Version.h"
+#include "Worker.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyOptions.h"
 #include "clang/Tooling/CompilationDatabase.h"
@@ -153,6 +155,12 @@ as --confirm would.)"),
                                          cl::value_desc("filename"),
                                          cl::cat(Category));
 
+// Set by the driver when it runs itself as a worker for one file.
+static cl::opt<std::string> WorkerFile("worker-file", cl::Hidden,
+                                       cl::cat(Category));
+static cl::opt<std::string> WorkerOutput("worker-output", cl::Hidden,
+                                         cl::cat(Category));
+
 /// A one-line error on stderr, in the style of clang's driver.
 static int fail(const llvm::Twine &Message) {
   llvm::errs() << "torch-tidy: error: " << Message << "\n";
@@ -271,12 +279,27 @@ private:
   std::optional<ClangTidyOptions> Explicit;
 };
 
-/// Runs clang-tidy's engine on each file, \p Jobs files at a time.
+/// Runs clang-tidy's engine on \p File in this process.
+std::vector<Finding> analyzeHere(const OptionsFactory &Options,
+                                 const tooling::CompilationDatabase &Database,
+                                 const std::string &File, SourceIndex &Index) {
+  ClangTidyContext Context(Options.create());
+  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS(
+      new llvm::vfs::OverlayFileSystem(llvm::vfs::createPhysicalFileSystem()));
+  std::vector<ClangTidyError> Errors =
+      runClangTidy(Context, Database, {File}, FS, FixNotes);
+  std::vector<Finding> Found;
+  for (const ClangTidyError &Error : Errors)
+    Found.push_back(toFinding(Error, Index));
+  // The checks recorded their replay plans on this thread.
+  attachRecordedPlans(Found);
+  return Found;
+}
+
+/// Analyses each file in a worker process, \p Jobs files at a time.
 class Analysis {
 public:
-  Analysis(const OptionsFactory &Options,
-           const tooling::CompilationDatabase &Database)
-      : Options(Options), Database(Database) {}
+  explicit Analysis(const WorkerLauncher &Launcher) : Launcher(Launcher) {}
 
   std::vector<Finding> run(const std::vector<std::string> &Files,
                            unsigned Jobs) {
@@ -296,28 +319,14 @@ public:
 private:
   void work(const std::vector<std::string> &Files) {
     while (true) {
-      size_t Index = Next++;
-      if (Index >= Files.size())
+      size_t I = Next++;
+      if (I >= Files.size())
         return;
-      progress(Files[Index]);
-      analyze(Files[Index]);
+      progress(Files[I]);
+      std::vector<Finding> Found = Launcher.analyze(Files[I], Index);
+      std::lock_guard<std::mutex> Guard(Lock);
+      std::move(Found.begin(), Found.end(), std::back_inserter(Findings));
     }
-  }
-
-  void analyze(const std::string &File) {
-    ClangTidyContext Context(Options.create());
-    // Each worker needs its own working directory: ClangTool changes it.
-    llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS(
-        new llvm::vfs::OverlayFileSystem(llvm::vfs::createPhysicalFileSystem()));
-    std::vector<ClangTidyError> Errors =
-        runClangTidy(Context, Database, {File}, FS, FixNotes);
-    std::vector<Finding> Found;
-    for (const ClangTidyError &Error : Errors)
-      Found.push_back(toFinding(Error, Index));
-    // The checks recorded their replay plans on this thread.
-    attachRecordedPlans(Found);
-    std::lock_guard<std::mutex> Guard(Lock);
-    std::move(Found.begin(), Found.end(), std::back_inserter(Findings));
   }
 
   void progress(const std::string &File) {
@@ -327,8 +336,7 @@ private:
     llvm::errs() << "\r\033[K[" << ++Started << "/" << Total << "] " << File;
   }
 
-  const OptionsFactory &Options;
-  const tooling::CompilationDatabase &Database;
+  const WorkerLauncher &Launcher;
   std::atomic<size_t> Next{0};
   size_t Started = 0, Total = 0;
   bool ShowProgress = false;
@@ -493,7 +501,20 @@ static llvm::Error confirm(std::vector<Finding> &Findings, const char *Argv0) {
   return mergeVerdicts(Findings, Verdicts, ConfirmStrict);
 }
 
+/// The worker's side of WorkerLauncher: analyse one file, write its findings.
+static int runWorker(const OptionsFactory &Options,
+                     const tooling::CompilationDatabase &Database) {
+  SourceIndex Index;
+  std::vector<Finding> Findings =
+      analyzeHere(Options, Database, WorkerFile, Index);
+  if (llvm::Error Err = writeWorkerOutput(WorkerOutput, Findings))
+    return fail(llvm::toString(std::move(Err)));
+  return 0;
+}
+
 int runDriver(int Argc, const char **Argv) {
+  // The user's arguments, for the workers, before anything consumes them.
+  std::vector<std::string> Arguments(Argv + 1, Argv + Argc);
   llvm::InitLLVM Init(Argc, Argv);
   std::string DashDashError;
   std::unique_ptr<tooling::CompilationDatabase> FromDashDash =
@@ -529,22 +550,29 @@ int runDriver(int Argc, const char **Argv) {
     return fail(llvm::toString(Database.takeError()));
   std::unique_ptr<tooling::CompilationDatabase> Commands =
       adaptForClang(std::move(*Database));
+  if (!WorkerFile.empty()) {
+    llvm::InitializeAllTargetInfos();
+    llvm::InitializeAllTargetMCs();
+    llvm::InitializeAllAsmParsers();
+    return runWorker(Options, *Commands);
+  }
   std::vector<std::string> Files = filesToAnalyze(*Commands);
   if (Files.empty())
     return fail("the compile database lists no files");
 
-  llvm::InitializeAllTargetInfos();
-  llvm::InitializeAllTargetMCs();
-  llvm::InitializeAllAsmParsers();
-
   unsigned Parallel = Jobs ? Jobs : llvm::hardware_concurrency().compute_thread_count();
-  std::vector<Finding> Findings = Analysis(Options, *Commands).run(Files, Parallel);
+  static int Anchor;
+  WorkerLauncher Launcher(llvm::sys::fs::getMainExecutable(Argv[0], &Anchor),
+                          Arguments);
+  std::vector<Finding> Findings = Analysis(Launcher).run(Files, Parallel);
 
   if (llvm::Error Err = confirm(Findings, Argv[0]))
     return fail(llvm::toString(std::move(Err)));
 
   bool CompilerErrors = llvm::any_of(
       Findings, [](const Finding &F) { return F.isCompilerError(); });
+  unsigned Crashed = llvm::count_if(
+      Findings, [](const Finding &F) { return F.Check == CrashCheckName; });
   unsigned WarningsAsErrorsCount = llvm::count_if(
       Findings, [](const Finding &F) { return F.IsWarningAsError; });
 
@@ -582,6 +610,12 @@ int runDriver(int Argc, const char **Argv) {
                    << (WarningsAsErrorsCount == 1 ? "" : "s")
                    << " treated as error"
                    << (WarningsAsErrorsCount == 1 ? "" : "s") << "\n";
+    return 1;
+  }
+  if (Crashed) {
+    llvm::errs() << "torch-tidy: error: the analysis crashed on " << Crashed
+                 << " file" << (Crashed == 1 ? "" : "s")
+                 << "; see the " << CrashCheckName << " findings\n";
     return 1;
   }
   if (CompilerErrors) {

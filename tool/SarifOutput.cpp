@@ -1,5 +1,6 @@
 //===--- SarifOutput.cpp - SARIF 2.1.0 for code scanning ------------------===//
 
+#include "CrashReport.h"
 #include "JsonFields.h"
 #include "Output.h"
 #include "Version.h"
@@ -35,6 +36,7 @@ public:
                              {"informationUri", TORCH_TIDY_INFO_URI},
                              {"rules", Rules}};
     nlohmann::json Run = {{"tool", {{"driver", Driver}}},
+                          {"invocations", {invocation(Findings)}},
                           {"columnKind", "utf16CodeUnits"},
                           {"results", Results}};
     if (!SourceRoot.empty())
@@ -136,10 +138,35 @@ private:
     return It->second;
   }
 
+  /// A file whose analysis crashed is also a failure of the tool's run, which
+  /// code scanning shows apart from the results.
+  nlohmann::json invocation(const std::vector<Finding> &Findings) {
+    nlohmann::json Notifications = nlohmann::json::array();
+    for (const Finding &F : Findings)
+      if (F.Check == CrashCheckName)
+        Notifications.push_back(
+            {{"level", "error"},
+             {"message", {{"text", F.Message}}},
+             {"descriptor", {{"id", F.Check}}},
+             {"locations", {location(F.Where, nullptr)}}});
+    nlohmann::json Invocation = {
+        {"executionSuccessful", Notifications.empty()}};
+    if (!Notifications.empty())
+      Invocation["toolExecutionNotifications"] = std::move(Notifications);
+    return Invocation;
+  }
+
   static nlohmann::json rule(const std::string &Check) {
     nlohmann::json Rule = {{"id", Check},
                            {"defaultConfiguration", {{"level", "warning"}}}};
-    if (const auto *Info = findCheck(Check)) {
+    if (Check == CrashCheckName) {
+      const char *Text = "The analysis of the file crashed; the file has no "
+                         "findings.";
+      Rule["defaultConfiguration"]["level"] = "error";
+      Rule["shortDescription"] = {{"text", Text}};
+      Rule["fullDescription"] = {{"text", Text}};
+      Rule["help"] = {{"text", Text}};
+    } else if (const auto *Info = findCheck(Check)) {
       std::string HelpUri =
           std::string(TORCH_TIDY_INFO_URI) + "/blob/main/docs/checks/" + Check +
           ".md";

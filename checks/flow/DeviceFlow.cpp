@@ -5,10 +5,10 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/Analysis/Analyses/PostOrderCFGView.h"
 #include "clang/Analysis/CFG.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/PostOrderIterator.h"
 #include <map>
 #include <memory>
 
@@ -134,6 +134,10 @@ public:
 
   FunctionFacts run() {
     const Stmt *Body = Fn.getBody();
+    // Where the compiler recovered from errors, a move or an assignment may
+    // be what was lost: no facts, no findings.
+    if (!Body || utils::containsErrors(*Body))
+      return {};
     CFG::BuildOptions Options;
     std::unique_ptr<CFG> Graph = CFG::buildCFG(&Fn, const_cast<Stmt *>(Body),
                                                &Ctx, Options);
@@ -143,7 +147,7 @@ public:
     countAssignments(*Body);
     solve(*Graph);
     Reporting = true;
-    llvm::ReversePostOrderTraversal<const CFG *> Order(Graph.get());
+    PostOrderCFGView Order(Graph.get());
     for (const CFGBlock *Block : Order) {
       auto It = Entry.find(Block);
       if (It == Entry.end())
@@ -159,7 +163,9 @@ private:
 
   void solve(const CFG &Graph) {
     Entry[&Graph.getEntry()] = State();
-    llvm::ReversePostOrderTraversal<const CFG *> Order(&Graph);
+    // clang's own traversal: it skips the null successors that the CFG hands
+    // out for pruned edges (`if (false)`, code after `while (true)`).
+    PostOrderCFGView Order(&Graph);
     // Values only fall to unknown at joins, so a few rounds reach the
     // fixpoint; the bound keeps the cost linear in the function's size.
     for (int Round = 0; Round < 4; ++Round) {

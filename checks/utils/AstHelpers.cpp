@@ -237,4 +237,40 @@ bool isUnderCondition(const Stmt &S, ASTContext &Ctx) {
   }
 }
 
+bool containsErrors(const Stmt &S) {
+  llvm::SmallVector<const Stmt *, 32> Work = {&S};
+  while (!Work.empty()) {
+    const Stmt *Current = Work.pop_back_val();
+    if (!Current)
+      continue;
+    if (const auto *E = dyn_cast<Expr>(Current); E && E->containsErrors())
+      return true;
+    if (const auto *Decls = dyn_cast<DeclStmt>(Current))
+      for (const Decl *D : Decls->decls())
+        if (D->isInvalidDecl())
+          return true;
+    llvm::append_range(Work, Current->children());
+  }
+  return false;
+}
+
+bool containsErrors(const CXXRecordDecl &Record) {
+  if (Record.isInvalidDecl())
+    return true;
+  for (const FieldDecl *Field : Record.fields())
+    if (Field->isInvalidDecl())
+      return true;
+  for (const CXXMethodDecl *Method : Record.methods()) {
+    if (Method->isInvalidDecl())
+      return true;
+    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Method))
+      for (const CXXCtorInitializer *Init : Ctor->inits())
+        if (Init->getInit() && containsErrors(*Init->getInit()))
+          return true;
+    if (const Stmt *Body = Method->getBody(); Body && containsErrors(*Body))
+      return true;
+  }
+  return false;
+}
+
 } // namespace clang::tidy::torch_tidy::utils

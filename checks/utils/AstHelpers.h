@@ -4,6 +4,7 @@
 #define TORCH_TIDY_CHECKS_UTILS_ASTHELPERS_H
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
 #include "llvm/ADT/SmallVector.h"
@@ -58,6 +59,16 @@ const FunctionDecl *enclosingFunction(const Stmt &S, ASTContext &Ctx);
 /// Whether \p S runs only under a condition in its function: in a branch of
 /// an `if`, a `switch`, a `?:` or the right operand of `&&`/`||`.
 bool isUnderCondition(const Stmt &S, ASTContext &Ctx);
+
+/// Whether the compiler recovered from an error inside \p S: an expression
+/// that contains errors (a call it could not resolve became a RecoveryExpr)
+/// or an invalid declaration. A rule that concludes from the absence of a
+/// call must not conclude anything there: the call may be what was lost.
+bool containsErrors(const Stmt &S);
+
+/// Whether \p Record, its constructors' initializers or its methods' bodies
+/// contain errors the compiler recovered from.
+bool containsErrors(const CXXRecordDecl &Record);
 
 } // namespace clang::tidy::torch_tidy::utils
 

@@ -580,6 +580,209 @@ class ConfirmTest(ProjectTestCase):
         self.assertIn('bad-verdicts.json', errors[0])
 
 
+# Programs of our own with the constructs on which torch-tidy once crashed in
+# the official LibTorch examples (pytorch/examples cpp/): a training function
+# template instantiated from main with AT_ASSERT in its loop (mnist), a main
+# with TORCH_CHECK and a constant condition (dcgan), and a reader looping on
+# `while (true)` with `assert(false)` in a branch (custom-dataset). Each
+# leaves a null successor in clang's CFG.
+CLASSIFIER_CPP = r'''#include <torch/torch.h>
+
+struct Classifier : torch::nn::Module {
+  Classifier() { fc = register_module("fc", torch::nn::Linear(784, 10)); }
+  torch::Tensor forward(torch::Tensor x) {
+    return torch::log_softmax(fc->forward(x.view({-1, 784})), 1);
+  }
+  torch::nn::Linear fc{nullptr};
+};
+
+template <typename Loader>
+void train(Classifier &model, torch::Device device, Loader &loader,
+           torch::optim::Optimizer &optimizer) {
+  model.train();
+  for (auto &batch : loader) {
+    auto data = batch.data.to(device), targets = batch.target.to(device);
+    optimizer.zero_grad();
+    auto loss = torch::nll_loss(model.forward(data), targets);
+    AT_ASSERT(!std::isnan(loss.template item<float>()));
+    loss.backward();
+    optimizer.step();
+  }
+}
+
+int main() {
+  torch::Device device(torch::cuda::is_available() ? torch::kCUDA : torch::kCPU);
+  Classifier model;
+  model.to(device);
+  auto dataset = torch::data::datasets::MNIST("data").map(
+      torch::data::transforms::Stack<>());
+  auto loader = torch::data::make_data_loader(std::move(dataset), 64);
+  torch::optim::SGD optimizer(model.parameters(), 0.01);
+  train(model, device, *loader, optimizer);
+  auto correct = torch::zeros({1});
+  correct += model.forward(torch::rand({1, 784}).to(device)).sum();
+}
+'''
+GENERATOR_CPP = r'''#include <torch/torch.h>
+
+constexpr bool kRestoreFromCheckpoint = false;
+
+int main() {
+  torch::Device device(torch::cuda::is_available() ? torch::kCUDA : torch::kCPU);
+  auto generator = torch::nn::Sequential(torch::nn::Linear(100, 784),
+                                         torch::nn::Tanh());
+  generator->to(device);
+  if (kRestoreFromCheckpoint)
+    torch::load(generator, "generator-checkpoint.pt");
+  for (int epoch = 0; epoch < 3; ++epoch) {
+    auto noise = torch::randn({64, 100}, device);
+    auto images = generator->forward(noise);
+    TORCH_CHECK(images.size(0) == 64, "one image per noise vector");
+  }
+}
+'''
+READER_CPP = r'''#include <torch/torch.h>
+#include <cassert>
+#include <fstream>
+
+using Data = std::vector<std::pair<std::string, long>>;
+
+std::pair<Data, Data> readInfo(const std::string &file) {
+  Data train, test;
+  std::ifstream stream(file);
+  long label;
+  std::string path, type;
+  while (true) {
+    stream >> path >> label >> type;
+    if (type == "train")
+      train.emplace_back(path, label);
+    else if (type == "test")
+      test.emplace_back(path, label);
+    else
+      assert(false);
+    if (stream.eof())
+      break;
+  }
+  return {train, test};
+}
+
+torch::Tensor labels(const Data &data, torch::Device device) {
+  auto out = torch::empty({static_cast<long>(data.size())}, torch::kLong);
+  for (size_t i = 0; i < data.size(); ++i)
+    out[i] = data[i].second;
+  return out.to(device);
+}
+'''
+
+
+class OfficialExamplesTest(ProjectTestCase):
+    """The constructs of the official examples: analysed, no crash."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.paths = cls.make({'classifier.cpp': CLASSIFIER_CPP,
+                              'generator.cpp': GENERATOR_CPP,
+                              'reader.cpp': READER_CPP})
+        cls.result = run(['-p', cls.root, '-j', '2'], cwd=cls.root)
+
+    def test_no_crash_and_exit_zero_with_warnings(self):
+        self.assertNoCrash(self.result)
+        self.assertNotIn('torch-tidy-crash', self.result.out, self.result)
+        self.assertEqual(self.result.code, 0, self.result)
+
+    def test_functions_with_pruned_edges_are_analysed(self):
+        found = text_findings(self.result.out, 'all')
+        self.assertIn((self.paths['classifier.cpp'], 34, 18,
+                       'device-factory-without-device'), found, self.result)
+        self.assertIn((self.paths['generator.cpp'], 11, 5,
+                       'device-load-without-device'), found, self.result)
+
+
+CRASHING_CPP = '''#pragma clang __debug crash
+int main() {}
+'''
+
+# Compiler errors: the missing header is a fatal error, after which clang
+# instantiates no template, so every register_module(...) below becomes a
+# recovery expression. The module registers everything, and the file checks
+# for CUDA: neither "never registered" nor "never checks" may be concluded.
+MISSING_DEPENDENCY_CPP = r'''#include "argparse/argparse.hpp"
+#include <torch/torch.h>
+
+struct Generator : torch::nn::Module {
+  Generator() : conv(torch::nn::Conv2dOptions(1, 8, 3)), norm(8) {
+    register_module("conv", conv);
+    register_module("norm", norm);
+  }
+  torch::Tensor forward(torch::Tensor x) { return norm(conv(x)); }
+  torch::nn::Conv2d conv;
+  torch::nn::BatchNorm2d norm;
+};
+
+int main(int argc, const char *argv[]) {
+  argparse::ArgumentParser parser("generator");
+  parser.parse_args(argc, argv);
+  torch::Device device(torch::cuda::is_available() ? torch::kCUDA : torch::kCPU);
+  auto model = std::make_shared<Generator>();
+  model->to(torch::kCUDA);
+}
+'''
+
+
+class ReliabilityTest(ProjectTestCase):
+    """A crash costs its file only; compiler errors silence absence rules."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.paths = cls.make({'main.cpp': MAIN_CPP, 'crash.cpp': CRASHING_CPP,
+                              'missing_dependency.cpp': MISSING_DEPENDENCY_CPP})
+        cls.text = run(['-p', cls.root, '-j', '2'], cwd=cls.root)
+        cls.sarif = run(['-p', cls.root, '--format=sarif'], cwd=cls.root)
+        cls.json = run(['-p', cls.root, cls.paths['crash.cpp'], '--format=json'],
+                       cwd=cls.root)
+
+    def test_the_other_files_keep_their_findings(self):
+        self.assertEqual(text_findings(self.text.out),
+                         expected(self.paths['main.cpp'], MAIN_FINDINGS),
+                         self.text)
+
+    def test_the_crashed_file_gets_an_error_finding(self):
+        crashes = [f for f in text_findings(self.text.out, 'all')
+                   if f[3] == 'torch-tidy-crash']
+        self.assertEqual(crashes, [(self.paths['crash.cpp'], 1, 2,
+                                    'torch-tidy-crash')], self.text)
+        self.assertRegex(self.text.out, r'error: torch-tidy crashed analysing '
+                         r"this file \(Illegal instruction\) at 'current parser "
+                         r"token 'pragma''")
+        self.assertEqual(self.text.code, 1, self.text)
+        self.assertIn('torch-tidy: error: the analysis crashed on 1 file',
+                      self.text.err)
+
+    def test_sarif_has_a_tool_execution_notification(self):
+        self.assertEqual(self.sarif.code, 1, self.sarif)
+        run_ = json.loads(self.sarif.out)['runs'][0]
+        invocation = run_['invocations'][0]
+        self.assertFalse(invocation['executionSuccessful'])
+        [note] = invocation['toolExecutionNotifications']
+        self.assertEqual(note['descriptor']['id'], 'torch-tidy-crash')
+        self.assertEqual(note['locations'][0]['physicalLocation']
+                         ['artifactLocation']['uri'], 'crash.cpp')
+        rules = [r['ruleId'] for r in run_['results']]
+        self.assertIn('torch-tidy-crash', rules)
+        self.assertIn('device-discarded-to', rules)
+
+    def test_json_has_the_crash_as_an_error(self):
+        items = json.loads(self.json.out)
+        self.assertEqual([(i['check'], i['severity']) for i in items],
+                         [('torch-tidy-crash', 'error')], self.json)
+
+    def test_compiler_errors_silence_conclusions_from_absence(self):
+        found = [f for f in text_findings(self.text.out, 'all')
+                 if f[0] == self.paths['missing_dependency.cpp']]
+        self.assertEqual(found, [(self.paths['missing_dependency.cpp'], 1, 10,
+                                  'clang-diagnostic-error')], self.text)
+
+
 class BadInputTest(ProjectTestCase):
     """Each mistake: a one-line 'torch-tidy: error:', non-zero exit, no crash."""
 
