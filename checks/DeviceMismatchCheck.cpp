@@ -21,6 +21,7 @@ void DeviceMismatchCheck::report(const flow::FunctionFacts &Facts,
            DiagnosticIDs::Note)
           << quoted(C->CpuOperand, Ctx);
     noteAcceleratorOrigin(C->Accelerator, Ctx);
+    noteCallChain(Facts, Ctx);
   }
 }
 

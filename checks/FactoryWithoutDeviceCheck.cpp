@@ -21,20 +21,29 @@ void FactoryWithoutDeviceCheck::storeOptions(
 }
 
 /// `, torch::device(d)` when the factory has no options yet and the device
-/// the tensor meets is a variable that can be named at the factory.
+/// the tensor meets is a variable that can be named at the factory; else,
+/// when the tensor it meets is a parameter of the function (a helper whose
+/// caller passes a tensor on the device), `, torch::device(p.device())`.
 static std::optional<FixItHint> addDevice(const CallExpr &Factory,
-                                          const Expr *Device, ASTContext &Ctx) {
-  if (!Device || Factory.getRParenLoc().isMacroID())
+                                          const flow::Conflict &C,
+                                          ASTContext &Ctx) {
+  if (Factory.getRParenLoc().isMacroID())
     return std::nullopt;
   for (const Expr *Arg : Factory.arguments())
     if (!isa<CXXDefaultArgExpr>(Arg) &&
         (api::isTensorOptionsType(Arg->getType()) ||
          api::namesADevice(Arg->getType())))
       return std::nullopt;
-  const ValueDecl *Named = utils::namedObject(*Device);
-  if (!Named || !llvm::is_contained(utils::devicesInScope(Factory, Ctx), Named))
-    return std::nullopt;
-  auto Text = utils::sourceText(*Device, Ctx);
+  const Expr *Device = C.Accelerator.DeviceExpr;
+  const ValueDecl *Named = Device ? utils::namedObject(*Device) : nullptr;
+  std::optional<std::string> Text;
+  if (Named && llvm::is_contained(utils::devicesInScope(Factory, Ctx), Named))
+    Text = utils::sourceText(*Device, Ctx);
+  else if (const auto *Param = dyn_cast_or_null<ParmVarDecl>(
+               utils::namedObject(*C.AcceleratorOperand));
+           Param && Param->getDeclContext() ==
+                        utils::enclosingFunction(Factory, Ctx))
+    Text = Param->getName().str() + ".device()";
   if (!Text)
     return std::nullopt;
   return FixItHint::CreateInsertion(Factory.getRParenLoc(),
@@ -58,7 +67,7 @@ void FactoryWithoutDeviceCheck::report(const flow::FunctionFacts &Facts,
                       : C->Op == api::OpKind::ElementWiseInPlace ? 1
                                                                  : 2)
                   << Factory->getSourceRange();
-      if (auto Fix = addDevice(*Factory, C->Accelerator.DeviceExpr, Ctx))
+      if (auto Fix = addDevice(*Factory, *C, Ctx))
         Diag << *Fix;
     }
     diag(C->Sink->getBeginLoc(),
@@ -68,6 +77,7 @@ void FactoryWithoutDeviceCheck::report(const flow::FunctionFacts &Facts,
         << quoted(C->AcceleratorOperand, Ctx, "a tensor on " + Device)
         << (C->Accelerator.DeviceExpr ? quoted(C->Accelerator.DeviceExpr, Ctx)
                                       : std::string("its device"));
+    noteCallChain(Facts, Ctx);
   }
   if (Strict)
     reportStrict(Facts);

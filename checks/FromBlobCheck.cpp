@@ -169,26 +169,31 @@ private:
 void FromBlobCheck::report(const flow::FunctionFacts &Facts, ASTContext &Ctx) {
   for (const flow::BlobWrap &Wrap : Facts.BlobWraps) {
     if (Wrap.Call->getNumArgs() == 0 || Wrap.Call->getBeginLoc().isMacroID() ||
-        !Reported.insert(Wrap.Call).second)
+        Reported.count(Wrap.Call))
       continue;
     const Stmt *Body = utils::enclosingFunctionBody(*Wrap.Call, Ctx);
     if (!Body)
       continue;
     Memory Origin = MemoryOrigin(Facts, *Body, Ctx).of(Wrap.Call->getArg(0));
     Place Options = Wrap.Options.Device;
-    if (Origin.Where == Place::Cpu && Options == Place::Accelerator)
+    if (Origin.Where == Place::Cpu && Options == Place::Accelerator) {
       diag(Wrap.Call->getBeginLoc(),
            "'from_blob' wraps %0 as a tensor on %1: it trusts the options' "
            "device, so GPU kernels would read host memory as device memory; "
            "wrap it on the CPU and move the tensor with '.to()'")
           << Origin.What << flow::describeDevice(Wrap.Options, Ctx)
           << Wrap.Call->getSourceRange();
-    else if (Origin.Where == Place::Accelerator && Options == Place::Cpu)
+      Reported.insert(Wrap.Call);
+      noteCallChain(Facts, Ctx);
+    } else if (Origin.Where == Place::Accelerator && Options == Place::Cpu) {
       diag(Wrap.Call->getBeginLoc(),
            "'from_blob' wraps %0 without a device: LibTorch takes it for CPU "
            "memory and the host reads device memory%select{| when that device "
            "is a GPU}1; pass the device in the options")
           << Origin.What << Origin.Maybe << Wrap.Call->getSourceRange();
+      Reported.insert(Wrap.Call);
+      noteCallChain(Facts, Ctx);
+    }
   }
 }
 

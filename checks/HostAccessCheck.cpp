@@ -137,17 +137,17 @@ void HostAccessCheck::report(const flow::FunctionFacts &Facts,
         continue;
       if (const Expr *Use = utils::firstReferenceAfter(
               *Pointer, *Body, Take.Call->getEndLoc(), Ctx))
-        reportTemporary(Take, Use, Ctx);
+        reportTemporary(Take, Use, Facts, Ctx);
       continue;
     }
     if (Take.Tensor.Device != flow::Place::Accelerator)
       continue;
     if (Take.Call->getMethodDecl()->getName() == "accessor") {
-      reportDeviceRead(Take, nullptr, Ctx);
+      reportDeviceRead(Take, nullptr, Facts, Ctx);
       continue;
     }
     if (const Expr *Read = hostReadAt(*Take.Call, Ctx)) {
-      reportDeviceRead(Take, Read, Ctx);
+      reportDeviceRead(Take, Read, Facts, Ctx);
       continue;
     }
     if (!Pointer || !Body)
@@ -155,14 +155,16 @@ void HostAccessCheck::report(const flow::FunctionFacts &Facts,
     for (const Expr *Use :
          utils::referencesAfter(*Pointer, *Body, Take.Call->getEndLoc(), Ctx))
       if (const Expr *Read = hostReadAt(*Use, Ctx)) {
-        reportDeviceRead(Take, Read, Ctx);
+        reportDeviceRead(Take, Read, Facts, Ctx);
         break;
       }
   }
 }
 
 void HostAccessCheck::reportDeviceRead(const PointerTake &Take,
-                                       const Expr *Read, ASTContext &Ctx) {
+                                       const Expr *Read,
+                                       const flow::FunctionFacts &Facts,
+                                       ASTContext &Ctx) {
   Reported.insert(Take.Call);
   llvm::StringRef Method = Take.Call->getMethodDecl()->getName();
   diag(Take.Call->getBeginLoc(),
@@ -175,6 +177,7 @@ void HostAccessCheck::reportDeviceRead(const PointerTake &Take,
   if (Read)
     diag(Read->getBeginLoc(), "read on the host here", DiagnosticIDs::Note);
   noteAcceleratorOrigin(Take.Tensor, Ctx);
+  noteCallChain(Facts, Ctx);
   plans::recordPlan(getID(), Take.Call->getBeginLoc(), Ctx.getSourceManager(),
                     hostReadPlan(getID()));
 }
@@ -199,7 +202,9 @@ static std::vector<FixItHint> bindCopy(const PointerTake &Take,
 }
 
 void HostAccessCheck::reportTemporary(const PointerTake &Take,
-                                      const Expr *Use, ASTContext &Ctx) {
+                                      const Expr *Use,
+                                      const flow::FunctionFacts &Facts,
+                                      ASTContext &Ctx) {
   Reported.insert(Take.Call);
   {
     auto Diag = diag(Take.Call->getBeginLoc(),
@@ -215,6 +220,7 @@ void HostAccessCheck::reportTemporary(const PointerTake &Take,
   }
   diag(Use->getBeginLoc(), "the pointer is used here, after the copy is freed",
        DiagnosticIDs::Note);
+  noteCallChain(Facts, Ctx);
   plans::recordPlan(getID(), Take.Call->getBeginLoc(), Ctx.getSourceManager(),
                     temporaryPlan(getID()));
 }

@@ -18,9 +18,9 @@ public:
 private:
   void report(const flow::FunctionFacts &Facts, ASTContext &Ctx) override;
   void reportDeviceRead(const flow::PointerTake &Take, const Expr *Read,
-                        ASTContext &Ctx);
+                        const flow::FunctionFacts &Facts, ASTContext &Ctx);
   void reportTemporary(const flow::PointerTake &Take, const Expr *Use,
-                       ASTContext &Ctx);
+                       const flow::FunctionFacts &Facts, ASTContext &Ctx);
 };
 
 } // namespace clang::tidy::torch_tidy

@@ -161,6 +161,7 @@ void MidGraphToCheck::report(const flow::FunctionFacts &Facts,
              "the optimizer is given the non-leaf '%0' here",
              DiagnosticIDs::Note)
             << Result->getName();
+    noteCallChain(Facts, Ctx);
   }
 }
 

@@ -30,6 +30,7 @@ void UnmovedInputCheck::report(const flow::FunctionFacts &Facts,
     if (C->Cpu.Source && C->Cpu.From == flow::Origin::FactoryWithoutDevice)
       diag(C->Cpu.Source->getBeginLoc(),
            "the input is created here without a device", DiagnosticIDs::Note);
+    noteCallChain(Facts, Ctx);
   }
 }
 

@@ -27,6 +27,7 @@ void UnmovedTargetCheck::report(const flow::FunctionFacts &Facts,
            "the batch's input is moved to the device here, its target is not",
            DiagnosticIDs::Note);
     noteAcceleratorOrigin(C->Accelerator, Ctx);
+    noteCallChain(Facts, Ctx);
   }
 }
 

@@ -112,11 +112,25 @@ const Expr *useInForward(const FieldDecl &Field, const CXXRecordDecl &Module,
                       *Method->getBody(), Ctx);
     for (const BoundNodes &Node : Uses) {
       const auto *Use = Node.getNodeAs<Expr>("use");
-      for (const auto &Parent : Ctx.getParents(*Use))
-        if (const auto *Member = Parent.get<MemberExpr>())
-          if (const auto *Callee = dyn_cast<CXXMethodDecl>(Member->getMemberDecl()))
-            if (Callee->getName() == "to" || Callee->getName() == "cuda")
-              return nullptr;
+      // `kernel.to(x.device())` reaches the method through a cast to const.
+      const Expr *Value = Use;
+      DynTypedNodeList Parents = Ctx.getParents(*Value);
+      while (Parents.size() == 1 && Parents[0].get<ImplicitCastExpr>()) {
+        Value = Parents[0].get<ImplicitCastExpr>();
+        Parents = Ctx.getParents(*Value);
+      }
+      if (Parents.size() != 1)
+        continue;
+      if (const auto *Member = Parents[0].get<MemberExpr>())
+        if (const auto *Callee = dyn_cast<CXXMethodDecl>(Member->getMemberDecl()))
+          if (Callee->getDeclName().isIdentifier() &&
+              (Callee->getName() == "to" || Callee->getName() == "cuda"))
+            return nullptr;
+      // `last = w.detach();` writes the member: what it held does not matter.
+      if (const auto *Assign = Parents[0].get<CXXOperatorCallExpr>();
+          Assign && Assign->getOperator() == OO_Equal &&
+          Assign->getArg(0)->IgnoreImplicit() == Use)
+        continue;
       if (!First)
         First = Use;
     }

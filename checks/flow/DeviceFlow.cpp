@@ -44,6 +44,13 @@ static TensorValue join(const TensorValue &A, const TensorValue &B) {
   return TensorValue();
 }
 
+/// The facts of \p Fn when called with \p Parameters, once per abstract
+/// context and translation unit.
+const FunctionFacts &
+analyzeInContext(const FunctionDecl &Fn, ASTContext &Ctx,
+                 std::map<const ValueDecl *, TensorValue> Parameters,
+                 CallContext Context);
+
 namespace {
 
 /// A device expression's meaning.
@@ -108,6 +115,12 @@ class FunctionAnalysis;
 struct TranslationUnitCache {
   const ASTContext *Context = nullptr;
   std::map<const FunctionDecl *, std::unique_ptr<FunctionFacts>> Facts;
+  /// Facts in a call's context, by callee and the abstract values of its
+  /// arguments (provenance aside: the first call site names them).
+  std::map<std::pair<const FunctionDecl *, std::string>,
+           std::unique_ptr<FunctionFacts>>
+      InContext;
+  std::vector<const FunctionFacts *> ContextOrder;
   llvm::DenseSet<const FunctionDecl *> InProgress;
   std::optional<bool> NamesAccelerator;
 };
@@ -120,6 +133,8 @@ TranslationUnitCache &cacheFor(const ASTContext &Ctx) {
   // ASTContext may reuse a freed one's): resetTranslationUnit() clears it.
   if (Cache.Context != &Ctx) {
     Cache.Facts.clear();
+    Cache.InContext.clear();
+    Cache.ContextOrder.clear();
     Cache.InProgress.clear();
     Cache.NamesAccelerator.reset();
     Cache.Context = &Ctx;
@@ -129,8 +144,14 @@ TranslationUnitCache &cacheFor(const ASTContext &Ctx) {
 
 class FunctionAnalysis {
 public:
-  FunctionAnalysis(const FunctionDecl &Fn, ASTContext &Ctx)
-      : Fn(Fn), Ctx(Ctx) {}
+  /// \p Parameters: the values of the parameters at entry, from a call's
+  /// context (none for the analysis of the function on its own).
+  FunctionAnalysis(const FunctionDecl &Fn, ASTContext &Ctx,
+                   std::map<const ValueDecl *, TensorValue> Parameters = {},
+                   std::optional<CallContext> Context = std::nullopt)
+      : Fn(Fn), Ctx(Ctx), Parameters(std::move(Parameters)) {
+    Facts.Context = std::move(Context);
+  }
 
   FunctionFacts run() {
     const Stmt *Body = Fn.getBody();
@@ -162,7 +183,7 @@ private:
   // ---- Fixpoint over the CFG ----------------------------------------------
 
   void solve(const CFG &Graph) {
-    Entry[&Graph.getEntry()] = State();
+    Entry[&Graph.getEntry()].Tensors = Parameters;
     // clang's own traversal: it skips the null successors that the CFG hands
     // out for pruned edges (`if (false)`, code after `while (true)`).
     PostOrderCFGView Order(&Graph);
@@ -239,6 +260,10 @@ private:
         return;
     }
     if (Reporting) {
+      // A helper that returns nothing (or no tensor) is analysed in the
+      // context of this call too: what it does with the arguments counts.
+      if (!api::isTensorType(Call->getType()))
+        callee(*Call);
       checkOperation(*Call);
       checkLeafMove(*Call);
       notePointerTake(*Call);
@@ -479,9 +504,8 @@ private:
         return Call.getNumArgs() && api::isTensorType(Call.getArg(0)->getType())
                    ? derived(eval(Call.getArg(0)), false)
                    : TensorValue();
-      if (Callee->hasBody() &&
-          !Ctx.getSourceManager().isInSystemHeader(Callee->getLocation()))
-        return summaryOf(*Callee);
+      if (const FunctionFacts *Summary = callee(Call))
+        return Summary->Returned;
       return TensorValue();
     case api::OpKind::Loss: {
       return derived(combine(operands(Call)), !api::asksNoReduction(Call));
@@ -844,15 +868,47 @@ private:
     return Result;
   }
 
-  // ---- Summaries of functions in the same file ----------------------------
+  // ---- Functions of the same file, in the context of their calls ---------
 
-  TensorValue summaryOf(const FunctionDecl &Callee) {
-    const FunctionDecl *Definition = Callee.getDefinition();
-    if (!Definition || !Definition->getBody())
-      return TensorValue();
-    const FunctionFacts &Facts = analyze(*Definition, Ctx);
-    return Facts.Returned;
+  /// The facts of the function \p Call runs, in the context of what this
+  /// call passes it.
+  const FunctionFacts *callee(const CallExpr &Call) {
+    const FunctionDecl *Callee = Call.getDirectCallee();
+    const FunctionDecl *Definition = Callee ? Callee->getDefinition() : nullptr;
+    if (!Definition || !Definition->getBody() ||
+        api::isLibTorchInternal(Definition) ||
+        Ctx.getSourceManager().isInSystemHeader(Definition->getLocation()))
+      return nullptr;
+    // `a(b)` through an operator method: the object is argument 0.
+    unsigned Offset = isa<CXXOperatorCallExpr>(Call) &&
+                      isa<CXXMethodDecl>(Definition);
+    std::map<const ValueDecl *, TensorValue> Parameters;
+    CallContext Context;
+    if (Facts.Context)
+      Context.Chain = Facts.Context->Chain;
+    Context.Chain.push_back(&Call);
+    for (unsigned I = 0; I + Offset < Call.getNumArgs() &&
+                         I < Definition->getNumParams();
+         ++I) {
+      const ParmVarDecl *Param = Definition->getParamDecl(I);
+      QualType Type = Param->getType().getNonReferenceType();
+      if (!api::isTensorType(Type) && !api::isTensorSequenceType(Type))
+        continue;
+      const Expr *Arg = Call.getArg(I + Offset);
+      TensorValue Value = eval(Arg);
+      if (Value.Device == Place::Unknown)
+        continue;
+      Parameters[Param] = Value;
+      Context.Arguments.emplace_back(Arg, Value);
+    }
+    if (Parameters.empty() || Context.Chain.size() > MaxCallDepth)
+      return &analyze(*Definition, Ctx);
+    return &analyzeInContext(*Definition, Ctx, std::move(Parameters),
+                             std::move(Context));
   }
+
+  /// How deep a chain of calls the analysis follows with contexts.
+  static constexpr size_t MaxCallDepth = 8;
 
   // ---- Operations where devices meet --------------------------------------
 
@@ -1069,6 +1125,7 @@ private:
 
   const FunctionDecl &Fn;
   ASTContext &Ctx;
+  std::map<const ValueDecl *, TensorValue> Parameters;
   llvm::DenseMap<const CFGBlock *, State> Entry;
   State Current;
   bool Reporting = false;
@@ -1084,6 +1141,8 @@ private:
 
 void resetTranslationUnit() {
   Cache.Facts.clear();
+  Cache.InContext.clear();
+  Cache.ContextOrder.clear();
   Cache.InProgress.clear();
   Cache.NamesAccelerator.reset();
   Cache.Context = nullptr;
@@ -1100,6 +1159,42 @@ const FunctionFacts &analyze(const FunctionDecl &Fn, ASTContext &Ctx) {
   auto Facts = std::make_unique<FunctionFacts>(FunctionAnalysis(Fn, Ctx).run());
   Cache.InProgress.erase(&Fn);
   return *(Cache.Facts[&Fn] = std::move(Facts));
+}
+
+/// The abstract values of a context, without provenance: contexts that agree
+/// on them give the same facts.
+static std::string contextKey(const std::map<const ValueDecl *, TensorValue> &Parameters) {
+  std::string Key;
+  for (const auto &[Param, Value] : Parameters)
+    Key += std::to_string(cast<ParmVarDecl>(Param)->getFunctionScopeIndex()) +
+           ":" + std::to_string(int(Value.Device)) + std::to_string(Value.ZeroDim) +
+           std::to_string(Value.RequiresGradLeaf) + std::to_string(int(Value.From)) +
+           std::to_string(Value.MaybeAccelerator) +
+           std::to_string(Value.EmptySequence) + ";";
+  return Key;
+}
+
+const FunctionFacts &
+analyzeInContext(const FunctionDecl &Fn, ASTContext &Ctx,
+                 std::map<const ValueDecl *, TensorValue> Parameters,
+                 CallContext Context) {
+  TranslationUnitCache &Cache = cacheFor(Ctx);
+  auto Key = std::make_pair(&Fn, contextKey(Parameters));
+  auto It = Cache.InContext.find(Key);
+  if (It != Cache.InContext.end())
+    return *It->second;
+  static const FunctionFacts Empty;
+  if (!Cache.InProgress.insert(&Fn).second)
+    return Empty; // recursion: no summary
+  auto Facts = std::make_unique<FunctionFacts>(
+      FunctionAnalysis(Fn, Ctx, std::move(Parameters), std::move(Context)).run());
+  Cache.InProgress.erase(&Fn);
+  Cache.ContextOrder.push_back(Facts.get());
+  return *(Cache.InContext[Key] = std::move(Facts));
+}
+
+std::vector<const FunctionFacts *> contextFacts(const ASTContext &Ctx) {
+  return cacheFor(Ctx).ContextOrder;
 }
 
 bool namesAccelerator(ASTContext &Ctx) {

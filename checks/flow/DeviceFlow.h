@@ -18,6 +18,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
+#include <optional>
 #include <vector>
 
 namespace clang::tidy::torch_tidy::flow {
@@ -102,7 +103,19 @@ struct BlobWrap {
   TensorValue Options;
 };
 
+/// What a call site passes to a function of this translation unit: the
+/// arguments whose device is known. The callee is analysed in that context
+/// (top-down), so that a helper called with a tensor on a GPU sees it there.
+struct CallContext {
+  /// The call sites from the outermost caller to this call.
+  std::vector<const CallExpr *> Chain;
+  /// The arguments with a known device, and their values at the call.
+  std::vector<std::pair<const Expr *, TensorValue>> Arguments;
+};
+
 struct FunctionFacts {
+  /// Set for the facts of a function analysed in the context of a call.
+  std::optional<CallContext> Context;
   std::vector<Conflict> Conflicts;
   std::vector<LeafMove> LeafMoves;
   std::vector<PointerTake> PointerTakes;
@@ -117,6 +130,11 @@ struct FunctionFacts {
 
 /// The facts of \p Fn, computed once per function and translation unit.
 const FunctionFacts &analyze(const FunctionDecl &Fn, ASTContext &Ctx);
+
+/// The facts of the functions analysed in the context of a call, in the order
+/// they were computed. A conflict found only there depends on what the
+/// caller passed: rules report it with the call chain.
+std::vector<const FunctionFacts *> contextFacts(const ASTContext &Ctx);
 
 /// Forgets the facts of the previous translation unit; called by every check
 /// that reads them at the start of each translation unit.

@@ -6,6 +6,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace clang::ast_matchers;
 
@@ -24,12 +25,56 @@ void FlowCheck::check(const MatchFinder::MatchResult &Result) {
   if (Fn->isDependentContext() || api::isLibTorchInternal(Fn) ||
       !namesAccelerator(Ctx))
     return;
+  Analysed = &Ctx;
   report(analyze(*Fn, Ctx), Ctx);
 }
 
 void FlowCheck::onStartOfTranslationUnit() {
   Reported.clear();
+  Analysed = nullptr;
   resetTranslationUnit();
+}
+
+void FlowCheck::onEndOfTranslationUnit() {
+  if (!Analysed)
+    return;
+  for (const FunctionFacts *Facts : contextFacts(*Analysed))
+    report(*Facts, *Analysed);
+  Analysed = nullptr;
+}
+
+/// The name of the function \p Call calls.
+static std::string calleeName(const CallExpr &Call) {
+  const FunctionDecl *Callee = Call.getDirectCallee();
+  return Callee ? Callee->getNameAsString() : "the function";
+}
+
+void FlowCheck::noteCallChain(const FunctionFacts &Facts,
+                              const ASTContext &Ctx) {
+  if (!Facts.Context)
+    return;
+  const std::vector<const CallExpr *> &Chain = Facts.Context->Chain;
+  // The arguments that put the callee on a device: the accelerator ones if
+  // any, else those on the CPU.
+  std::vector<std::string> Passed;
+  for (Place Wanted : {Place::Accelerator, Place::Cpu}) {
+    for (const auto &[Arg, Value] : Facts.Context->Arguments) {
+      std::string Text =
+          quoted(Arg, Ctx, "a tensor") +
+          (Value.Device == Place::Cpu ? " on the CPU"
+                                      : " on " + describeDevice(Value, Ctx));
+      if (Value.Device == Wanted && !llvm::is_contained(Passed, Text))
+        Passed.push_back(Text);
+    }
+    if (!Passed.empty())
+      break;
+  }
+  diag(Chain.back()->getBeginLoc(), "'%0' is called here with %1",
+       DiagnosticIDs::Note)
+      << calleeName(*Chain.back()) << llvm::join(Passed, ", ");
+  for (size_t I = Chain.size() - 1; I-- > 0;)
+    diag(Chain[I]->getBeginLoc(), "'%0' is called here", DiagnosticIDs::Note)
+        << calleeName(*Chain[I]);
 }
 
 std::vector<const Conflict *> FlowCheck::conflictsOf(const FunctionFacts &Facts,
@@ -91,9 +136,13 @@ void FlowCheck::noteAcceleratorOrigin(const TensorValue &Value,
 
 std::optional<FixItHint> FlowCheck::moveTo(const Expr &Operand,
                                            const Expr *Device,
-                                           const ASTContext &Ctx) {
-  if (!Device || !utils::namedObject(*Device) ||
-      Operand.getEndLoc().isMacroID())
+                                           ASTContext &Ctx) {
+  const ValueDecl *Named = Device ? utils::namedObject(*Device) : nullptr;
+  const auto *Var = dyn_cast_or_null<VarDecl>(Named);
+  // The device of a caller's context may not be visible here.
+  if (!Named || Operand.getEndLoc().isMacroID() ||
+      !((Var && Var->hasGlobalStorage() && !Var->isStaticLocal()) ||
+        llvm::is_contained(utils::devicesInScope(Operand, Ctx), Named)))
     return std::nullopt;
   auto Text = utils::sourceText(*Device, Ctx);
   if (!Text)

@@ -22,6 +22,9 @@ public:
   /// Clears what the previous translation unit left: its facts and the
   /// findings reported (their nodes' addresses may be reused).
   void onStartOfTranslationUnit() override;
+  /// Reports what the functions do in the context of their calls, once every
+  /// function of the translation unit has been analysed.
+  void onEndOfTranslationUnit() override;
 
 protected:
   virtual void report(const FunctionFacts &Facts, ASTContext &Ctx) = 0;
@@ -40,16 +43,24 @@ protected:
   /// A note at where an accelerator operand got its device.
   void noteAcceleratorOrigin(const TensorValue &Value, const ASTContext &Ctx);
 
-  /// `.to(d)` after \p Operand, when \p Device is a plain name.
+  /// Notes at the calls whose arguments decided a finding in a function
+  /// analysed in their context: innermost first.
+  void noteCallChain(const FunctionFacts &Facts, const ASTContext &Ctx);
+
+  /// `.to(d)` after \p Operand, when \p Device is a plain name that can be
+  /// named there.
   static std::optional<FixItHint> moveTo(const Expr &Operand,
-                                         const Expr *Device,
-                                         const ASTContext &Ctx);
+                                         const Expr *Device, ASTContext &Ctx);
 
   /// Records the replay plan of \p C, reported at \p At.
   void recordConflictPlan(const Conflict &C, SourceLocation At,
                           const ASTContext &Ctx);
 
   llvm::DenseSet<const Expr *> Reported;
+
+private:
+  /// The translation unit whose functions were analysed, if any.
+  ASTContext *Analysed = nullptr;
 };
 
 } // namespace clang::tidy::torch_tidy::flow

@@ -109,3 +109,21 @@ struct Plain {
   torch::Tensor w;
   torch::nn::Linear fc{nullptr};
 };
+
+// forward() moves a member itself, through a call of a const method, and
+// writes another (for visualisation) without reading it: neither is left
+// behind on the CPU when forward uses it.
+struct Sharpen : torch::nn::Module {
+  Sharpen() {
+    kernel = torch::ones({3, 1, 5, 5}) / 25.0;
+    fc = register_module("fc", torch::nn::Linear(4, 4));
+  }
+  torch::Tensor forward(const torch::Tensor &img) {
+    auto k = kernel.to(img.device(), img.scalar_type());
+    auto out = fc(img) * k.sum();
+    lastOutput = out.detach();
+    return out;
+  }
+  torch::Tensor kernel, lastOutput;
+  torch::nn::Linear fc{nullptr};
+};
