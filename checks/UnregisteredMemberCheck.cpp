@@ -156,14 +156,26 @@ nlohmann::json unregisteredPlan(llvm::StringRef Check, const FieldDecl &Field,
   return Plan.finish(Check, "Module::to leaves the unregistered member behind");
 }
 
+/// Whether a user-written constructor of \p Module has no body in this
+/// translation unit (`Net();` in net.h, defined in net.cpp).
+bool hasConstructorDefinedElsewhere(const CXXRecordDecl &Module) {
+  return llvm::any_of(Module.ctors(), [](const CXXConstructorDecl *Ctor) {
+    return !Ctor->isImplicit() && !Ctor->isDefaulted() && !Ctor->isDeleted() &&
+           !Ctor->hasBody();
+  });
+}
+
 } // namespace
 
 void UnregisteredMemberCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Module = Result.Nodes.getNodeAs<CXXRecordDecl>("module");
   ASTContext &Ctx = *Result.Context;
-  // "Never registered" needs every method: where the compiler recovered from
-  // errors, a register_module call may be what was lost.
-  if (api::isLibTorchInternal(Module) || utils::containsErrors(*Module))
+  // "Never registered" needs every place that could register: where the
+  // compiler recovered from errors a register_module call may be what was
+  // lost, a constructor defined in another translation unit is not seen, and
+  // a class template's calls are resolved only in its instantiations.
+  if (api::isLibTorchInternal(Module) || utils::containsErrors(*Module) ||
+      Module->isDependentContext() || hasConstructorDefinedElsewhere(*Module))
     return;
   // A module that overrides to() may move its own members.
   for (const CXXMethodDecl *Method : Module->methods())

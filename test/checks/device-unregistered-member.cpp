@@ -127,3 +127,24 @@ struct Sharpen : torch::nn::Module {
   torch::Tensor kernel, lastOutput;
   torch::nn::Linear fc{nullptr};
 };
+
+// The constructor is defined in another translation unit (net.cpp): what it
+// registers is not seen here, so nothing is concluded.
+struct DeclaredHere : torch::nn::Module {
+  DeclaredHere();
+  torch::Tensor forward(torch::Tensor x) { return fc(x) + bias; }
+  torch::nn::Linear fc{nullptr};
+  torch::Tensor bias;
+};
+
+// A class template: its out-of-line constructor registers through dependent
+// calls, resolved only in instantiations.
+template <typename T> struct Head : torch::nn::Module {
+  Head();
+  torch::Tensor forward(torch::Tensor x) { return proj(x); }
+  torch::nn::Linear proj{nullptr};
+};
+template <typename T> Head<T>::Head() {
+  proj = this->register_module("proj", torch::nn::Linear(4, 4));
+}
+torch::Tensor useHead() { return Head<float>().forward(torch::ones({4})); }

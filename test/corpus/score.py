@@ -3,6 +3,7 @@
 
     score.py --sarif out.sarif [--labels labels.json]
              [--rules device-a,device-b --min-precision 0.9 --min-recall 0.8]
+             [--thresholds thresholds.json]
 
 Findings are matched to labels by (file basename, line, check). A finding whose file is not in
 the labels is ignored (counted and reported once). Duplicate findings on the same
@@ -76,6 +77,8 @@ def main():
     ap.add_argument("--rules", default="", help="comma-separated rules the thresholds apply to")
     ap.add_argument("--min-precision", type=float, default=None)
     ap.add_argument("--min-recall", type=float, default=None)
+    ap.add_argument("--thresholds", default=None,
+                    help='JSON {"<rule>": {"precision": p, "recall": r}}: per-rule floors')
     args = ap.parse_args()
 
     try:
@@ -125,6 +128,20 @@ def main():
             failed.append(f"{rule}: precision {prec:.2f} < {args.min_precision}")
         if args.min_recall is not None and (t + n) > 0 and rec < args.min_recall:
             failed.append(f"{rule}: recall {rec:.2f} < {args.min_recall}")
+    if args.thresholds:
+        try:
+            with open(args.thresholds, encoding="utf-8") as f:
+                floors = json.load(f)
+        except (OSError, ValueError) as e:
+            print(f"score.py: {e}", file=sys.stderr)
+            return 2
+        for rule, floor in sorted(floors.items()):
+            t, p, n, prec, rec = stats.get(rule, (0, 0, 0, None, None))
+            # No finding at all: precision is undefined, not a failure.
+            if prec is not None and prec < floor.get("precision", 0):
+                failed.append(f"{rule}: precision {prec:.2f} < {floor['precision']}")
+            if (t + n) > 0 and rec < floor.get("recall", 0):
+                failed.append(f"{rule}: recall {rec:.2f} < {floor['recall']}")
     if failed:
         print("\nthresholds not met:")
         for line in failed:

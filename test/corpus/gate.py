@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+"""The corpus gate: torch-tidy over a labelled corpus, scored against per-rule floors.
+
+    gate.py --torch-tidy BIN --corpus DIR --labels labels.json --thresholds floors.json \
+            --pch PCH --flags "-std=c++17 -I..."
+
+Every .cpp under DIR (recursively) is analysed through a compile database that uses the LibTorch
+precompiled header and adds the file's own directory to the include path (the multi-file projects
+include their headers). The SARIF output is scored by score.py; a rule below its floor fails.
+"""
+import argparse
+import json
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    for name in ('--torch-tidy', '--corpus', '--labels', '--thresholds', '--pch', '--flags'):
+        ap.add_argument(name, required=True)
+    ap.add_argument('--jobs', default='2')
+    args = ap.parse_args()
+
+    corpus = os.path.abspath(args.corpus)
+    sources = sorted(os.path.join(d, f) for d, _, files in os.walk(corpus)
+                     for f in files if f.endswith('.cpp'))
+    with tempfile.TemporaryDirectory(prefix='torch-tidy-corpus-') as work:
+        entries = [{'directory': os.path.dirname(src), 'file': src,
+                    'arguments': ['clang++'] + shlex.split(args.flags) +
+                                 ['-I' + os.path.dirname(src), '-include-pch', args.pch,
+                                  '-c', src]}
+                   for src in sources]
+        with open(os.path.join(work, 'compile_commands.json'), 'w') as f:
+            json.dump(entries, f, indent=1)
+        sarif = os.path.join(work, 'out.sarif')
+        tidy = subprocess.run([args.torch_tidy, '-p', work, '-j', args.jobs, '--quiet',
+                               '--format=sarif', '--output=' + sarif],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        # 0, or 1 for findings treated as errors; a crash or a compiler error is a failure.
+        results = json.load(open(sarif))['runs'][0]['results'] if os.path.exists(sarif) else None
+        if results is None or any(r['ruleId'].startswith(('clang-diagnostic', 'torch-tidy-crash'))
+                                  for r in results):
+            sys.exit('torch-tidy failed on the corpus (exit %d):\n%s' % (tidy.returncode, tidy.stdout))
+        score = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'score.py')
+        return subprocess.run([sys.executable, score, '--sarif', sarif, '--labels', args.labels,
+                               '--thresholds', args.thresholds]).returncode
+
+
+if __name__ == '__main__':
+    sys.exit(main())
