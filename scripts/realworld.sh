@@ -147,7 +147,8 @@ extract_tree() {
     # A snapshot may lack its largest blobs; git archive stops at the first one.
     rm -rf "$3"
     mkdir -p "$3"
-    echo "   git archive failed; extracting blob by blob: $(python3 "$helpers/extract.py" "$1" "$2" "$3")"
+    echo "   git archive failed; extracting blob by blob:" \
+      "$(python3 "$helpers/extract.py" "$1" "$2" "$3")"
   fi
 }
 

@@ -169,8 +169,8 @@ def compile_errors(meta, tu):
 def classify(meta, findings):
     root = meta["root"]
     tus = [os.path.join(root, rel) for rel in meta["files"]]
-    errors = [f for f in findings
-              if f.get("check", "").startswith("clang-diagnostic-") and f.get("severity") == "error"]
+    errors = [f for f in findings if f.get("check", "").startswith("clang-diagnostic-")
+              and f.get("severity") == "error"]
     result = {"causes": {}, "suspect": [], "compiled": []}
     if not errors:
         return result
@@ -206,9 +206,11 @@ def classify(meta, findings):
     seen_by_sound = set().union(*(closures[tu] for tu in tus if tu not in broken))
     result["causes"] = {os.path.relpath(tu, root): c for tu, c in sorted(causes.items())}
     # The first error of each file: what "other" means, for whoever reads the report.
-    result["first_error"] = {
-        os.path.relpath(tu, root): f"{os.path.relpath(path, root) if path.startswith(root) else path}"
-                                   f": {message}" for tu, (path, message) in sorted(first.items())}
+    def shown(path):
+        return os.path.relpath(path, root) if path.startswith(root + os.sep) else path
+
+    result["first_error"] = {os.path.relpath(tu, root): f"{shown(path)}: {message}"
+                             for tu, (path, message) in sorted(first.items())}
     result["suspect"] = sorted(seen_by_broken - seen_by_sound)
     return result
 

@@ -4,16 +4,20 @@
     fixcheck.py ORIG_FILES_JSON FIXED_FILES_JSON FIX_FINDINGS_JSON TIDY_EXIT RESULT_JSON
 
 ORIG_FILES_JSON and FIXED_FILES_JSON are the files.json that compdb.py wrote for the
-original tree and for the fixed copy (root, flags). Every file of the copy that differs
-from the original is compiled with 'clang++-19 -fsyntax-only' and the flags of compdb.py,
+original tree and for the fixed copy (root, flags). Every file of the copy that a fix of
+torch-tidy changed is compiled with 'clang++-19 -fsyntax-only' and the flags of compdb.py,
 before (in the original tree) and after (in the copy); a header is compiled on its own
-(-x c++). A file that did not compile before the fix does not count against it.
+(-x c++). A file that did not compile before the fix does not count against it. Files
+that only the compiler's own fix-its changed (--fix-errors applies those of clang's
+errors too, e.g. a typo correction) are listed, not compiled.
 TIDY_EXIT is the exit status of the 'torch-tidy --fix-errors' run: one that died (>= 128, or no
 FIX_FINDINGS_JSON) is recorded as a crash.
 Writes RESULT_JSON: {"tidy_exit", "crashed", "fixable" (findings with a fix),
                      "fixes_applied" (replacements in files that changed),
-                     "changed": {file: {"before", "after", "error"}}}.
+                     "changed": {file: {"before", "after", "error"}},
+                     "changed_by_compiler_fixits": [file]}.
 """
+import collections
 import filecmp
 import json
 import os
@@ -57,23 +61,23 @@ def compiles(meta, rel):
     return run.returncode == 0, (errors[0] if errors else run.stderr.strip()[-300:])
 
 
-def fixes_in(findings_path, fixed_root, changed):
-    """(findings with a fix, replacements in files that did change)."""
+def tidy_fixes(findings_path, fixed_root):
+    """(findings with a fix, {file: torch-tidy's replacements in it}); the compiler's own
+    fix-its (clang-diagnostic-*, which --fix-errors applies too) are not torch-tidy's."""
     try:
         with open(findings_path) as f:
             findings = json.load(f)
     except (OSError, ValueError):
-        return 0, 0
-    changed = set(changed)
-    fixable = applied = 0
+        return 0, {}
+    fixable, per_file = 0, collections.Counter()
     for finding in findings:
         if finding.get("check", "").startswith(("clang-diagnostic-", "torch-tidy-crash")):
             continue
         fixes = finding.get("fixes", [])
         fixable += bool(fixes)
-        applied += sum(1 for fix in fixes
-                       if os.path.relpath(fix.get("file", ""), fixed_root) in changed)
-    return fixable, applied
+        for fix in fixes:
+            per_file[os.path.relpath(fix.get("file", ""), fixed_root)] += 1
+    return fixable, per_file
 
 
 def main(argv):
@@ -85,13 +89,18 @@ def main(argv):
     with open(argv[2]) as f:
         fixed = json.load(f)
     tidy_exit = int(argv[4])
+    fixable, per_file = tidy_fixes(argv[3], fixed["root"])
     changed = changed_files(orig["root"], fixed["root"])
-    fixable, applied = fixes_in(argv[3], fixed["root"], changed)
+    mine = [rel for rel in changed if rel in per_file]
     result = {"tidy_exit": tidy_exit,
               "crashed": tidy_exit >= 128 or (tidy_exit not in (126, 127)
                                                and not os.path.isfile(argv[3])),
-              "fixable": fixable, "fixes_applied": applied, "changed": {}}
-    for rel in changed:
+              "fixable": fixable, "fixes_applied": sum(per_file[rel] for rel in mine),
+              "changed": {},
+              "changed_by_compiler_fixits": [rel for rel in changed if rel not in per_file]}
+    for rel in result["changed_by_compiler_fixits"]:
+        print(f"  fix-check {rel}: changed by the compiler's own fix-its only, not checked")
+    for rel in mine:
         before, _ = compiles(orig, rel)
         after, error = compiles(fixed, rel) if before else (False, "")
         result["changed"][rel] = {"before": before, "after": after,

@@ -33,6 +33,12 @@ def load_json(path, default):
         return default
 
 
+def is_finding(f):
+    """A finding of torch-tidy's rules (not a compiler diagnostic, not a crash)."""
+    check = f.get("check", "")
+    return check != CRASH_CHECK and not check.startswith("clang-diagnostic-")
+
+
 def fmt_counts(counter):
     return ", ".join(f"{k} {v}" for k, v in sorted(counter.items(), key=lambda kv: (-kv[1], kv[0])))
 
@@ -58,7 +64,7 @@ def main(argv):
     rows, crash_lines, other_lines, notes = [], [], [], []
     totals = collections.Counter()
     rule_totals, cause_totals = collections.Counter(), collections.Counter()
-    fix_rows, fix_broken = [], []
+    fix_rows, fix_broken, fixits = [], [], []
     crash_seen = False
     for run in runs:
         key, name = run["key"], run["name"]
@@ -69,9 +75,7 @@ def main(argv):
         findings = load_json(os.path.join(out, key + ".json"), [])
         files, lines = len(meta["files"]), sum(meta["files"].values())
         crashes = [f for f in findings if f.get("check") == CRASH_CHECK]
-        rules = collections.Counter(
-            f["check"] for f in findings
-            if f.get("check") != CRASH_CHECK and not f.get("check", "").startswith("clang-diagnostic-"))
+        rules = collections.Counter(f["check"] for f in findings if is_finding(f))
         errors = load_json(os.path.join(out, "errors", key + ".json"), {})
         causes, suspect = errors.get("causes", {}), set(errors.get("suspect", []))
         others = [f"{rel}: {errors.get('first_error', {}).get(rel, '?')}"
@@ -87,9 +91,7 @@ def main(argv):
         # Findings in a file that did not compile come from a partial AST (after a fatal
         # error clang instantiates no templates): they are shown apart.
         in_broken = sum(1 for f in findings
-                        if f.get("check") != CRASH_CHECK
-                        and not f.get("check", "").startswith("clang-diagnostic-")
-                        and os.path.normpath(f.get("file", "")) in suspect)
+                        if is_finding(f) and os.path.normpath(f.get("file", "")) in suspect)
         kloc = lines / 1000.0
         crash_cell = str(len(crashes))
         if run["status"] == "crashed":
@@ -100,13 +102,14 @@ def main(argv):
             crash_seen = True
         for c in crashes:
             crash_seen = True
-            crash_lines.append(f"- {name}: {os.path.relpath(c.get('file', '?'), meta['root'] or '/')}"
-                               f": {c.get('message', '')}")
+            where = os.path.relpath(c.get("file", "?"), meta["root"] or "/")
+            crash_lines.append(f"- {name}: {where}: {c.get('message', '')}")
         err_cell = str(len(causes)) + (f": {fmt_counts(cause_counts)}" if causes else "")
         rows.append([f"{name} `{run['commit'][:10]}`", str(files), f"{kloc:.1f}", crash_cell,
                      err_cell, fmt_counts(rules) or "—",
                      f"{n_findings} ({in_broken})" if in_broken else str(n_findings),
-                     f"{n_findings / kloc:.2f}" if kloc else "—", fmt_wall(float(run["wall"] or 0))])
+                     f"{n_findings / kloc:.2f}" if kloc else "—",
+                     fmt_wall(float(run["wall"] or 0))])
         totals.update(files=files, lines=lines, crashes=len(crashes), errors=len(causes),
                       findings=n_findings, in_broken=in_broken)
         totals["wall"] += float(run["wall"] or 0)
@@ -127,6 +130,7 @@ def main(argv):
                              str(len(changed) - len(before)), f"{len(after)}/{len(before)}", pct])
             fix_broken += [f"- {name}: {rel}: {r['error']}"
                            for rel, r in sorted(changed.items()) if r["before"] and not r["after"]]
+            fixits += [f"- {name}: {rel}" for rel in fix.get("changed_by_compiler_fixits", [])]
 
     kloc = totals["lines"] / 1000.0
     crash_total = str(totals["crashes"])
@@ -163,17 +167,22 @@ def main(argv):
                     [[c, str(n), package_of(c) or "—"] for c, n in
                      sorted(cause_totals.items(), key=lambda kv: (-kv[1], kv[0]))])
     if other_lines:
-        md += ["", "The first error of the files with other errors:", ""] + other_lines
+        md += ["", "An error of each file with other errors (the first the compiler gave, when "
+               "the file was compiled here to tell):", ""] + other_lines
     if fix_rows:
         md += ["", "## Fix check", "",
                "`torch-tidy --fix-errors` in a copy of each project (plain `--fix` applies "
                "nothing once any file has compiler errors), then `clang++-19 -fsyntax-only` "
-               "on every changed file (a header on its own). A file that did not compile "
-               "before the fix does not count against it. Target: 100 %.", ""]
+               "on every file that a torch-tidy fix changed (a header on its own). A file "
+               "that did not compile before the fix does not count against it. "
+               "Target: 100 %.", ""]
         md += table(["project", "findings with a fix", "fixes applied", "files changed",
                      "did not compile before", "still compile", "%"], fix_rows)
         if fix_broken:
             md += ["", "Files that compiled before the fix and do not after:", ""] + fix_broken
+        if fixits:
+            md += ["", "Files that only the compiler's own fix-its changed (in files with "
+                   "errors; not counted):", ""] + fixits
     if notes:
         md += ["", "## Notes", ""] + notes
     print("\n".join(md))
