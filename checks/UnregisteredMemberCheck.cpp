@@ -1,6 +1,7 @@
 //===--- UnregisteredMemberCheck.cpp - device-unregistered-member ---------===//
 
 #include "UnregisteredMemberCheck.h"
+#include "api/ModuleRegistrations.h"
 #include "api/TorchApi.h"
 #include "plans/ReplayPlan.h"
 #include "utils/AstHelpers.h"
@@ -31,71 +32,6 @@ MemberKind kindOf(const FieldDecl &Field) {
   if (api::heldModule(Field.getType()))
     return MemberKind::Submodule;
   return MemberKind::None;
-}
-
-const FieldDecl *memberOfThis(const Expr *E) {
-  if (!E)
-    return nullptr;
-  E = E->IgnoreImplicit();
-  // A by-value parameter (register_buffer's Tensor) copies the member.
-  if (const auto *Copy = dyn_cast<CXXConstructExpr>(E);
-      Copy && Copy->getNumArgs() == 1 &&
-      Copy->getConstructor()->isCopyOrMoveConstructor())
-    E = Copy->getArg(0)->IgnoreImplicit();
-  const auto *Member = dyn_cast<MemberExpr>(E);
-  if (!Member || !isa<CXXThisExpr>(Member->getBase()->IgnoreImplicit()))
-    return nullptr;
-  return dyn_cast<FieldDecl>(Member->getMemberDecl());
-}
-
-/// What the class's methods register: the field a `register_*` call is
-/// assigned to, and the field passed to it (C++ registers that very tensor
-/// or module, so the member follows Module::to even if the result is
-/// ignored).
-struct Registrations {
-  llvm::DenseSet<const FieldDecl *> Fields;
-  /// `field = <expr>;` statements in constructors, for the fix-it.
-  llvm::DenseMap<const FieldDecl *, const CXXOperatorCallExpr *> Assignments;
-};
-
-Registrations collectRegistrations(const CXXRecordDecl &Module,
-                                   ASTContext &Ctx) {
-  Registrations Out;
-  auto RegisterCall = cxxMemberCallExpr(callee(cxxMethodDecl(hasAnyName(
-      "register_buffer", "register_parameter", "register_module"))));
-  for (const CXXMethodDecl *Method : Module.methods()) {
-    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Method))
-      for (const CXXCtorInitializer *Init : Ctor->inits())
-        if (Init->getMember() &&
-            !match(expr(hasDescendant(RegisterCall)), *Init->getInit(), Ctx)
-                 .empty())
-          Out.Fields.insert(Init->getMember());
-    const Stmt *Body = Method->getBody();
-    if (!Body)
-      continue;
-    for (const BoundNodes &Node :
-         match(findAll(RegisterCall.bind("call")), *Body, Ctx)) {
-      const auto *Call = Node.getNodeAs<CXXMemberCallExpr>("call");
-      if (Call->getNumArgs() >= 2)
-        if (const FieldDecl *Passed = memberOfThis(Call->getArg(1)))
-          Out.Fields.insert(Passed);
-    }
-    for (const BoundNodes &Node : match(
-             findAll(cxxOperatorCallExpr(hasOverloadedOperatorName("="))
-                         .bind("assign")),
-             *Body, Ctx)) {
-      const auto *Assign = Node.getNodeAs<CXXOperatorCallExpr>("assign");
-      const FieldDecl *Target = memberOfThis(Assign->getArg(0));
-      if (!Target)
-        continue;
-      if (!match(expr(hasDescendant(RegisterCall)), *Assign->getArg(1), Ctx)
-               .empty())
-        Out.Fields.insert(Target);
-      else if (isa<CXXConstructorDecl>(Method))
-        Out.Assignments.try_emplace(Target, Assign);
-    }
-  }
-  return Out;
 }
 
 /// The first use of \p Field in a forward() of the class, unless forward()
@@ -181,7 +117,7 @@ void UnregisteredMemberCheck::check(const MatchFinder::MatchResult &Result) {
   for (const CXXMethodDecl *Method : Module->methods())
     if (Method->getDeclName().isIdentifier() && Method->getName() == "to")
       return;
-  Registrations Registered = collectRegistrations(*Module, Ctx);
+  api::Registrations Registered = api::collectRegistrations(*Module, Ctx);
   for (const FieldDecl *Field : Module->fields()) {
     MemberKind Kind = kindOf(*Field);
     if (Kind == MemberKind::None || Registered.Fields.count(Field))

@@ -1,6 +1,7 @@
 //===--- DeviceFlow.cpp - Which device each tensor of a function is on ----===//
 
 #include "DeviceFlow.h"
+#include "api/ModuleRegistrations.h"
 #include "utils/AstHelpers.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -44,13 +45,6 @@ static TensorValue join(const TensorValue &A, const TensorValue &B) {
   return TensorValue();
 }
 
-/// The facts of \p Fn when called with \p Parameters, once per abstract
-/// context and translation unit.
-const FunctionFacts &
-analyzeInContext(const FunctionDecl &Fn, ASTContext &Ctx,
-                 std::map<const ValueDecl *, TensorValue> Parameters,
-                 CallContext Context);
-
 namespace {
 
 /// A device expression's meaning.
@@ -88,6 +82,16 @@ struct State {
   }
 };
 
+/// The facts of \p Fn entered with \p Entry (its parameters, and the fields
+/// of `this` for a method of a moved module), once per abstract context and
+/// translation unit.
+const FunctionFacts &analyzeInContext(const FunctionDecl &Fn, ASTContext &Ctx,
+                                      State Entry, CallContext Context);
+
+/// What \p Record registers, once per translation unit.
+const api::Registrations &registrationsOf(const CXXRecordDecl &Record,
+                                          ASTContext &Ctx);
+
 State joinStates(const State &A, const State &B) {
   State Out;
   for (const auto &[Decl, Value] : A.Tensors) {
@@ -121,6 +125,7 @@ struct TranslationUnitCache {
            std::unique_ptr<FunctionFacts>>
       InContext;
   std::vector<const FunctionFacts *> ContextOrder;
+  std::map<const CXXRecordDecl *, api::Registrations> Registered;
   llvm::DenseSet<const FunctionDecl *> InProgress;
   std::optional<bool> NamesAccelerator;
 };
@@ -135,6 +140,7 @@ TranslationUnitCache &cacheFor(const ASTContext &Ctx) {
     Cache.Facts.clear();
     Cache.InContext.clear();
     Cache.ContextOrder.clear();
+    Cache.Registered.clear();
     Cache.InProgress.clear();
     Cache.NamesAccelerator.reset();
     Cache.Context = &Ctx;
@@ -144,12 +150,12 @@ TranslationUnitCache &cacheFor(const ASTContext &Ctx) {
 
 class FunctionAnalysis {
 public:
-  /// \p Parameters: the values of the parameters at entry, from a call's
-  /// context (none for the analysis of the function on its own).
+  /// \p EntryState: what a call's context says at entry (nothing for the
+  /// analysis of the function on its own).
   FunctionAnalysis(const FunctionDecl &Fn, ASTContext &Ctx,
-                   std::map<const ValueDecl *, TensorValue> Parameters = {},
+                   State EntryState = {},
                    std::optional<CallContext> Context = std::nullopt)
-      : Fn(Fn), Ctx(Ctx), Parameters(std::move(Parameters)) {
+      : Fn(Fn), Ctx(Ctx), EntryState(std::move(EntryState)) {
     Facts.Context = std::move(Context);
   }
 
@@ -183,7 +189,7 @@ private:
   // ---- Fixpoint over the CFG ----------------------------------------------
 
   void solve(const CFG &Graph) {
-    Entry[&Graph.getEntry()].Tensors = Parameters;
+    Entry[&Graph.getEntry()] = EntryState;
     // clang's own traversal: it skips the null successors that the CFG hands
     // out for pruned edges (`if (false)`, code after `while (true)`).
     PostOrderCFGView Order(&Graph);
@@ -264,6 +270,8 @@ private:
       // context of this call too: what it does with the arguments counts.
       if (!api::isTensorType(Call->getType()))
         callee(*Call);
+      if (const ValueDecl *Module = forwardedModule(*Call))
+        enterForward(*Call, *Module);
       checkOperation(*Call);
       checkLeafMove(*Call);
       notePointerTake(*Call);
@@ -879,32 +887,114 @@ private:
         api::isLibTorchInternal(Definition) ||
         Ctx.getSourceManager().isInSystemHeader(Definition->getLocation()))
       return nullptr;
-    // `a(b)` through an operator method: the object is argument 0.
-    unsigned Offset = isa<CXXOperatorCallExpr>(Call) &&
-                      isa<CXXMethodDecl>(Definition);
-    std::map<const ValueDecl *, TensorValue> Parameters;
+    CallContext Context = contextOf(Call);
+    State Entry = arguments(Call, *Definition, Context);
+    // A method called on `this` sees the fields as they are here.
+    if (const auto *Member = dyn_cast<CXXMemberCallExpr>(&Call);
+        Member && isa<CXXThisExpr>(Member->getImplicitObjectArgument()->IgnoreImplicit()))
+      copyFields(Current, Entry);
+    if ((Entry.Tensors.empty() && Entry.Modules.empty()) ||
+        Context.Chain.size() > MaxCallDepth)
+      return &analyze(*Definition, Ctx);
+    return &analyzeInContext(*Definition, Ctx, std::move(Entry),
+                             std::move(Context));
+  }
+
+  /// The chain of calls that leads to \p Call.
+  CallContext contextOf(const CallExpr &Call) const {
     CallContext Context;
     if (Facts.Context)
       Context.Chain = Facts.Context->Chain;
     Context.Chain.push_back(&Call);
+    return Context;
+  }
+
+  /// The parameters of \p Definition whose argument in \p Call is known:
+  /// tensors with a device, modules moved to an accelerator.
+  State arguments(const CallExpr &Call, const FunctionDecl &Definition,
+                  CallContext &Context) {
+    State Entry;
+    // `a(b)` through an operator method: the object is argument 0.
+    unsigned Offset = isa<CXXOperatorCallExpr>(Call) &&
+                      isa<CXXMethodDecl>(Definition);
     for (unsigned I = 0; I + Offset < Call.getNumArgs() &&
-                         I < Definition->getNumParams();
+                         I < Definition.getNumParams();
          ++I) {
-      const ParmVarDecl *Param = Definition->getParamDecl(I);
+      const ParmVarDecl *Param = Definition.getParamDecl(I);
+      const Expr *Arg = Call.getArg(I + Offset);
       QualType Type = Param->getType().getNonReferenceType();
+      if (api::heldModule(Type)) {
+        const ValueDecl *Module = api::moduleReceiver(Arg);
+        auto It = Module ? Current.Modules.find(Module) : Current.Modules.end();
+        if (It != Current.Modules.end() && It->second.Device == Place::Accelerator)
+          Entry.Modules[Param] = It->second;
+        continue;
+      }
       if (!api::isTensorType(Type) && !api::isTensorSequenceType(Type))
         continue;
-      const Expr *Arg = Call.getArg(I + Offset);
       TensorValue Value = eval(Arg);
       if (Value.Device == Place::Unknown)
         continue;
-      Parameters[Param] = Value;
+      Entry.Tensors[Param] = Value;
       Context.Arguments.emplace_back(Arg, Value);
     }
-    if (Parameters.empty() || Context.Chain.size() > MaxCallDepth)
-      return &analyze(*Definition, Ctx);
-    return &analyzeInContext(*Definition, Ctx, std::move(Parameters),
-                             std::move(Context));
+    return Entry;
+  }
+
+  static void copyFields(const State &From, State &To) {
+    for (const auto &[Decl, Value] : From.Tensors)
+      if (isa<FieldDecl>(Decl))
+        To.Tensors.emplace(Decl, Value);
+    for (const auto &[Decl, Value] : From.Modules)
+      if (isa<FieldDecl>(Decl))
+        To.Modules.emplace(Decl, Value);
+  }
+
+  /// `model->forward(x)` on a module moved to an accelerator: its forward()
+  /// runs with the registered members on that device.
+  void enterForward(const CallExpr &Call, const ValueDecl &Module) {
+    auto It = Current.Modules.find(&Module);
+    const CXXRecordDecl *Record = api::heldModule(Module.getType());
+    if (It == Current.Modules.end() || It->second.Device != Place::Accelerator ||
+        !Record || Facts.Context.value_or(CallContext()).Chain.size() > MaxCallDepth)
+      return;
+    const CXXMethodDecl *Forward = forwardOf(Call, *Record);
+    const FunctionDecl *Definition = Forward ? Forward->getDefinition() : nullptr;
+    if (!Definition || !Definition->getBody() ||
+        Ctx.getSourceManager().isInSystemHeader(Definition->getLocation()))
+      return;
+    CallContext Context = contextOf(Call);
+    Context.ModuleMove = It->second.MovedAt;
+    Context.Module = &Module;
+    Context.ModuleDevice = moduleOutput(&Module);
+    State Entry = arguments(Call, *Definition, Context);
+    const api::Registrations &Registered = registrationsOf(*Record, Ctx);
+    for (const FieldDecl *Field : Record->fields()) {
+      if (!Registered.Fields.count(Field))
+        continue;
+      if (api::heldModule(Field->getType()))
+        Entry.Modules[Field] = It->second;
+      else if (api::isTensorType(Field->getType()) &&
+               !Registered.AssignedAfterConstruction.count(Field))
+        Entry.Tensors[Field] = moduleOutput(&Module);
+    }
+    analyzeInContext(*Definition, Ctx, std::move(Entry), std::move(Context));
+  }
+
+  /// The forward() that \p Call runs: the method called, or the one a
+  /// ModuleHolder's operator() forwards to.
+  static const CXXMethodDecl *forwardOf(const CallExpr &Call,
+                                        const CXXRecordDecl &Record) {
+    if (const auto *Member = dyn_cast<CXXMemberCallExpr>(&Call))
+      return Member->getMethodDecl();
+    const CXXMethodDecl *Found = nullptr;
+    for (const CXXMethodDecl *Method : Record.methods())
+      if (Method->getDeclName().isIdentifier() && Method->getName() == "forward") {
+        if (Found)
+          return nullptr; // overloaded: which one runs is not known here
+        Found = Method;
+      }
+    return Found;
   }
 
   /// How deep a chain of calls the analysis follows with contexts.
@@ -1125,7 +1215,7 @@ private:
 
   const FunctionDecl &Fn;
   ASTContext &Ctx;
-  std::map<const ValueDecl *, TensorValue> Parameters;
+  State EntryState;
   llvm::DenseMap<const CFGBlock *, State> Entry;
   State Current;
   bool Reporting = false;
@@ -1137,12 +1227,61 @@ private:
   bool SeenReturn = false;
 };
 
+/// A declaration of a context's state, independent of provenance: a
+/// parameter's index or a field's name.
+std::string keyOf(const ValueDecl *Decl) {
+  if (const auto *Param = dyn_cast<ParmVarDecl>(Decl))
+    return "p" + std::to_string(Param->getFunctionScopeIndex());
+  return "f" + Decl->getNameAsString();
+}
+
+/// The abstract values of a context, without provenance: contexts that agree
+/// on them give the same facts.
+std::string contextKey(const State &Entry) {
+  std::string Key;
+  for (const auto &[Decl, Value] : Entry.Tensors)
+    Key += keyOf(Decl) + ":" + std::to_string(int(Value.Device)) +
+           std::to_string(Value.ZeroDim) + std::to_string(Value.RequiresGradLeaf) +
+           std::to_string(int(Value.From)) + std::to_string(Value.MaybeAccelerator) +
+           std::to_string(Value.EmptySequence) + ";";
+  for (const auto &[Decl, Value] : Entry.Modules)
+    Key += keyOf(Decl) + ":m" + std::to_string(int(Value.Device)) + ";";
+  return Key;
+}
+
+const FunctionFacts &analyzeInContext(const FunctionDecl &Fn, ASTContext &Ctx,
+                                      State Entry, CallContext Context) {
+  TranslationUnitCache &Cache = cacheFor(Ctx);
+  auto Key = std::make_pair(&Fn, contextKey(Entry));
+  auto It = Cache.InContext.find(Key);
+  if (It != Cache.InContext.end())
+    return *It->second;
+  static const FunctionFacts Empty;
+  if (!Cache.InProgress.insert(&Fn).second)
+    return Empty; // recursion: no summary
+  auto Facts = std::make_unique<FunctionFacts>(
+      FunctionAnalysis(Fn, Ctx, std::move(Entry), std::move(Context)).run());
+  Cache.InProgress.erase(&Fn);
+  Cache.ContextOrder.push_back(Facts.get());
+  return *(Cache.InContext[Key] = std::move(Facts));
+}
+
+const api::Registrations &registrationsOf(const CXXRecordDecl &Record,
+                                          ASTContext &Ctx) {
+  TranslationUnitCache &Cache = cacheFor(Ctx);
+  auto It = Cache.Registered.find(&Record);
+  if (It == Cache.Registered.end())
+    It = Cache.Registered.try_emplace(&Record, api::collectRegistrations(Record, Ctx)).first;
+  return It->second;
+}
+
 } // namespace
 
 void resetTranslationUnit() {
   Cache.Facts.clear();
   Cache.InContext.clear();
   Cache.ContextOrder.clear();
+  Cache.Registered.clear();
   Cache.InProgress.clear();
   Cache.NamesAccelerator.reset();
   Cache.Context = nullptr;
@@ -1159,38 +1298,6 @@ const FunctionFacts &analyze(const FunctionDecl &Fn, ASTContext &Ctx) {
   auto Facts = std::make_unique<FunctionFacts>(FunctionAnalysis(Fn, Ctx).run());
   Cache.InProgress.erase(&Fn);
   return *(Cache.Facts[&Fn] = std::move(Facts));
-}
-
-/// The abstract values of a context, without provenance: contexts that agree
-/// on them give the same facts.
-static std::string contextKey(const std::map<const ValueDecl *, TensorValue> &Parameters) {
-  std::string Key;
-  for (const auto &[Param, Value] : Parameters)
-    Key += std::to_string(cast<ParmVarDecl>(Param)->getFunctionScopeIndex()) +
-           ":" + std::to_string(int(Value.Device)) + std::to_string(Value.ZeroDim) +
-           std::to_string(Value.RequiresGradLeaf) + std::to_string(int(Value.From)) +
-           std::to_string(Value.MaybeAccelerator) +
-           std::to_string(Value.EmptySequence) + ";";
-  return Key;
-}
-
-const FunctionFacts &
-analyzeInContext(const FunctionDecl &Fn, ASTContext &Ctx,
-                 std::map<const ValueDecl *, TensorValue> Parameters,
-                 CallContext Context) {
-  TranslationUnitCache &Cache = cacheFor(Ctx);
-  auto Key = std::make_pair(&Fn, contextKey(Parameters));
-  auto It = Cache.InContext.find(Key);
-  if (It != Cache.InContext.end())
-    return *It->second;
-  static const FunctionFacts Empty;
-  if (!Cache.InProgress.insert(&Fn).second)
-    return Empty; // recursion: no summary
-  auto Facts = std::make_unique<FunctionFacts>(
-      FunctionAnalysis(Fn, Ctx, std::move(Parameters), std::move(Context)).run());
-  Cache.InProgress.erase(&Fn);
-  Cache.ContextOrder.push_back(Facts.get());
-  return *(Cache.InContext[Key] = std::move(Facts));
 }
 
 std::vector<const FunctionFacts *> contextFacts(const ASTContext &Ctx) {

@@ -69,9 +69,20 @@ void FlowCheck::noteCallChain(const FunctionFacts &Facts,
     if (!Passed.empty())
       break;
   }
-  diag(Chain.back()->getBeginLoc(), "'%0' is called here with %1",
-       DiagnosticIDs::Note)
-      << calleeName(*Chain.back()) << llvm::join(Passed, ", ");
+  const CallContext &Context = *Facts.Context;
+  if (Context.Module)
+    // A forward() of a moved module: its registered members are there.
+    diag(Chain.back()->getBeginLoc(),
+         "'%0' of '%1' runs here, after the module is moved to %2%select{| "
+         "and called with %4}3",
+         DiagnosticIDs::Note)
+        << "forward" << Context.Module->getName()
+        << describeDevice(Context.ModuleDevice, Ctx) << !Passed.empty()
+        << llvm::join(Passed, ", ");
+  else
+    diag(Chain.back()->getBeginLoc(), "'%0' is called here with %1",
+         DiagnosticIDs::Note)
+        << calleeName(*Chain.back()) << llvm::join(Passed, ", ");
   for (size_t I = Chain.size() - 1; I-- > 0;)
     diag(Chain[I]->getBeginLoc(), "'%0' is called here", DiagnosticIDs::Note)
         << calleeName(*Chain[I]);

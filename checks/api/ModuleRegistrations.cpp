@@ -1,0 +1,68 @@
+//===--- ModuleRegistrations.cpp - What a torch::nn::Module registers -----===//
+
+#include "ModuleRegistrations.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+
+using namespace clang::ast_matchers;
+
+namespace clang::tidy::torch_tidy::api {
+
+/// The field of `this` that \p E names, through a copy.
+static const FieldDecl *memberOfThis(const Expr *E) {
+  if (!E)
+    return nullptr;
+  E = E->IgnoreImplicit();
+  // A by-value parameter (register_buffer's Tensor) copies the member.
+  if (const auto *Copy = dyn_cast<CXXConstructExpr>(E);
+      Copy && Copy->getNumArgs() == 1 &&
+      Copy->getConstructor()->isCopyOrMoveConstructor())
+    E = Copy->getArg(0)->IgnoreImplicit();
+  const auto *Member = dyn_cast<MemberExpr>(E);
+  if (!Member || !isa<CXXThisExpr>(Member->getBase()->IgnoreImplicit()))
+    return nullptr;
+  return dyn_cast<FieldDecl>(Member->getMemberDecl());
+}
+
+Registrations collectRegistrations(const CXXRecordDecl &Module,
+                                   ASTContext &Ctx) {
+  Registrations Out;
+  auto RegisterCall = cxxMemberCallExpr(callee(cxxMethodDecl(hasAnyName(
+      "register_buffer", "register_parameter", "register_module"))));
+  for (const CXXMethodDecl *Method : Module.methods()) {
+    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Method))
+      for (const CXXCtorInitializer *Init : Ctor->inits())
+        if (Init->getMember() &&
+            !match(expr(hasDescendant(RegisterCall)), *Init->getInit(), Ctx)
+                 .empty())
+          Out.Fields.insert(Init->getMember());
+    const Stmt *Body = Method->getBody();
+    if (!Body)
+      continue;
+    for (const BoundNodes &Node :
+         match(findAll(RegisterCall.bind("call")), *Body, Ctx)) {
+      const auto *Call = Node.getNodeAs<CXXMemberCallExpr>("call");
+      if (Call->getNumArgs() >= 2)
+        if (const FieldDecl *Passed = memberOfThis(Call->getArg(1)))
+          Out.Fields.insert(Passed);
+    }
+    for (const BoundNodes &Node : match(
+             findAll(cxxOperatorCallExpr(hasOverloadedOperatorName("="))
+                         .bind("assign")),
+             *Body, Ctx)) {
+      const auto *Assign = Node.getNodeAs<CXXOperatorCallExpr>("assign");
+      const FieldDecl *Target = memberOfThis(Assign->getArg(0));
+      if (!Target)
+        continue;
+      if (!match(expr(hasDescendant(RegisterCall)), *Assign->getArg(1), Ctx)
+               .empty())
+        Out.Fields.insert(Target);
+      else if (isa<CXXConstructorDecl>(Method))
+        Out.Assignments.try_emplace(Target, Assign);
+      else
+        Out.AssignedAfterConstruction.insert(Target);
+    }
+  }
+  return Out;
+}
+
+} // namespace clang::tidy::torch_tidy::api
