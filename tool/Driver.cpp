@@ -12,6 +12,7 @@
 #include "Finding.h"
 #include "FixApplier.h"
 #include "Output.h"
+#include "PlanCollector.h"
 #include "Version.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyOptions.h"
@@ -306,6 +307,7 @@ private:
 
   void analyze(const std::string &File) {
     ClangTidyContext Context(Options.create());
+    PlanCollector Plans; // the checks' recorder while this file is analysed
     // Each worker needs its own working directory: ClangTool changes it.
     llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS(
         new llvm::vfs::OverlayFileSystem(llvm::vfs::createPhysicalFileSystem()));
@@ -314,8 +316,7 @@ private:
     std::vector<Finding> Found;
     for (const ClangTidyError &Error : Errors)
       Found.push_back(toFinding(Error, Index));
-    // The checks recorded their replay plans on this thread.
-    attachRecordedPlans(Found);
+    Plans.attachTo(Found);
     std::lock_guard<std::mutex> Guard(Lock);
     std::move(Found.begin(), Found.end(), std::back_inserter(Findings));
   }

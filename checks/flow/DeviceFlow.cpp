@@ -919,7 +919,12 @@ private:
                            Kind == api::OpKind::Loss);
       if (ScalarExempt)
         continue;
-      record(classify(Kind, Call, Value), Kind, Call, E, Value, *Accelerator);
+      Conflict C{classify(Kind, Call, Value), Kind, &Call, E, Value,
+                 Accelerator->first, Accelerator->second};
+      C.Operands = Operands.size();
+      C.CpuPosition = I;
+      C.AcceleratorPosition = Accelerator - Operands.data();
+      record(std::move(C));
       return;
     }
   }
@@ -963,14 +968,10 @@ private:
     }
   }
 
-  void record(Conflict::Kind Cause, api::OpKind Kind, const CallExpr &Call,
-              const Expr *CpuOperand, const TensorValue &Cpu,
-              const std::pair<const Expr *, TensorValue> &Accelerator) {
-    Conflict C{Cause, Kind, &Call, CpuOperand, Cpu, Accelerator.first,
-               Accelerator.second};
-    if (Cause == Conflict::UnmovedTarget)
+  void record(Conflict C) {
+    if (C.Cause == Conflict::UnmovedTarget)
       C.RelatedMove = firstBatchMove();
-    Facts.Conflicts.push_back(C);
+    Facts.Conflicts.push_back(std::move(C));
   }
 
   /// The first `.to()` of a batch field in the function: the input's move.
