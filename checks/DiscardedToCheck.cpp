@@ -2,7 +2,9 @@
 
 #include "DiscardedToCheck.h"
 #include "api/TorchApi.h"
-#include "plans/ReplayPlan.h"
+#include "plans/PlanBuilder.h"
+#include "plans/PlanRecorder.h"
+#include "plans/ReplayedOperation.h"
 #include "utils/AstHelpers.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -25,16 +27,16 @@ static bool canAssignTo(const ValueDecl &Object) {
 
 /// A tensor, the discarded move, and the tensor still where it was.
 static nlohmann::json discardedPlan(llvm::StringRef Check,
-                                    llvm::StringRef Method) {
+                                    const plans::ReplayedMove &Move) {
   plans::PlanBuilder Plan;
-  bool ToCpu = Method == "cpu";
-  std::string X = Plan.factory(ToCpu ? "accel" : "cpu", {4});
-  Plan.move(X, Method, "accel", /*Keep=*/false);
+  std::string Origin = Move.Target == "cpu" ? "accel" : "cpu";
+  std::string X = Plan.factory({Origin});
+  Plan.move(X, Move.Fn, Move.Target, /*Keep=*/false);
   Plan.expect({{"kind", "device-after"},
                {"step", Plan.lastStep()},
                {"value", X},
-               {"device", ToCpu ? "accel" : "cpu"}});
-  return Plan.finish(Check, "a discarded '" + Method.str() +
+               {"device", Origin}});
+  return Plan.finish(Check, "a discarded '" + Move.Fn +
                                 "' leaves its tensor where it was");
 }
 
@@ -61,9 +63,12 @@ void DiscardedToCheck::check(const MatchFinder::MatchResult &Result) {
                                          *ObjectText + " = ");
   }
 
-  if (Method == "to" || Method == "cuda" || Method == "cpu")
+  if (auto Move = plans::replayedMove(*Call))
     plans::recordPlan(getID(), Call->getBeginLoc(), *Result.SourceManager,
-                      discardedPlan(getID(), Method));
+                      discardedPlan(getID(), *Move));
+  else
+    plans::recordNotReplayable(getID(), Call->getBeginLoc(),
+                               *Result.SourceManager);
 
   if (!Object || !ObjectText)
     return;

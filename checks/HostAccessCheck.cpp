@@ -1,7 +1,9 @@
 //===--- HostAccessCheck.cpp - device-host-access -------------------------===//
 
 #include "HostAccessCheck.h"
-#include "plans/ReplayPlan.h"
+#include "plans/PlanBuilder.h"
+#include "plans/PlanRecorder.h"
+#include "plans/ReplayedOperation.h"
 #include "utils/AstHelpers.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
@@ -104,18 +106,21 @@ const Stmt *statementOf(const Expr &E, ASTContext &Ctx) {
   }
 }
 
+/// data_ptr of a tensor on the accelerator. data<T>(), accessor<T, N>() and
+/// the *_data_ptr methods read the same memory through data_ptr.
 nlohmann::json hostReadPlan(llvm::StringRef Check) {
   plans::PlanBuilder Plan;
-  std::string X = Plan.factory("accel", {4});
+  std::string X = Plan.factory({"accel"});
   Plan.dataPtr(X);
   Plan.expect({{"kind", "host-pointer-to-device"}, {"step", Plan.lastStep()}});
   return Plan.finish(Check, "the tensor's memory is not host memory");
 }
 
-nlohmann::json temporaryPlan(llvm::StringRef Check) {
+nlohmann::json temporaryPlan(llvm::StringRef Check,
+                             const plans::ReplayedMove &Copy) {
   plans::PlanBuilder Plan;
-  std::string X = Plan.factory("accel", {4});
-  Plan.move(X, "cpu", "cpu", /*Keep=*/true);
+  std::string X = Plan.factory({"accel"});
+  Plan.move(X, Copy.Fn, Copy.Target, /*Keep=*/true);
   Plan.expect({{"kind", "to-copies"}, {"step", Plan.lastStep()}});
   return Plan.finish(Check, "the CPU copy is a new tensor, freed after the "
                             "statement");
@@ -221,8 +226,13 @@ void HostAccessCheck::reportTemporary(const PointerTake &Take,
   diag(Use->getBeginLoc(), "the pointer is used here, after the copy is freed",
        DiagnosticIDs::Note);
   noteCallChain(Facts, Ctx);
-  plans::recordPlan(getID(), Take.Call->getBeginLoc(), Ctx.getSourceManager(),
-                    temporaryPlan(getID()));
+  auto Copy = plans::replayedMove(*Take.Temporary);
+  if (Copy && Copy->Target == "cpu")
+    plans::recordPlan(getID(), Take.Call->getBeginLoc(), Ctx.getSourceManager(),
+                      temporaryPlan(getID(), *Copy));
+  else
+    plans::recordNotReplayable(getID(), Take.Call->getBeginLoc(),
+                               Ctx.getSourceManager());
 }
 
 } // namespace clang::tidy::torch_tidy

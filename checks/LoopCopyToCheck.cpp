@@ -2,7 +2,9 @@
 
 #include "LoopCopyToCheck.h"
 #include "api/TorchApi.h"
-#include "plans/ReplayPlan.h"
+#include "plans/PlanBuilder.h"
+#include "plans/PlanRecorder.h"
+#include "plans/ReplayedOperation.h"
 #include "utils/AstHelpers.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -25,8 +27,9 @@ void LoopCopyToCheck::registerMatchers(MatchFinder *Finder) {
   auto Element = ignoringParenImpCasts(expr(anyOf(
       RefersToVar, memberExpr(member(hasName("second")),
                               hasObjectExpression(RefersToVar)))));
-  auto MoveOfVar = ignoringImplicit(cxxMemberCallExpr(
-      callee(api::conversionMethod()), on(Element)));
+  auto MoveOfVar = ignoringImplicit(
+      cxxMemberCallExpr(callee(api::conversionMethod()), on(Element))
+          .bind("move"));
   auto Reassignment = cxxOperatorCallExpr(hasOverloadedOperatorName("="),
                                           hasArgument(0, Element),
                                           hasArgument(1, MoveOfVar))
@@ -50,15 +53,17 @@ static bool elementIsMutableLvalue(const CXXForRangeStmt &Loop) {
   return Element->isLValue() && !Element->getType().isConstQualified();
 }
 
-/// The element, its moved copy, and the element still on the CPU.
-static nlohmann::json loopCopyPlan(llvm::StringRef Check) {
+/// The element, its moved copy, and the element still where it was.
+static nlohmann::json loopCopyPlan(llvm::StringRef Check,
+                                   const plans::ReplayedMove &Move) {
   plans::PlanBuilder Plan;
-  std::string Element = Plan.factory("cpu", {4});
-  Plan.move(Element, "to", "accel", /*Keep=*/true);
+  std::string Origin = Move.Target == "cpu" ? "accel" : "cpu";
+  std::string Element = Plan.factory({Origin});
+  Plan.move(Element, Move.Fn, Move.Target, /*Keep=*/true);
   Plan.expect({{"kind", "device-after"},
                {"step", Plan.lastStep()},
                {"value", Element},
-               {"device", "cpu"}});
+               {"device", Origin}});
   return Plan.finish(Check, "moving a copy leaves the element where it was");
 }
 
@@ -82,8 +87,13 @@ void LoopCopyToCheck::check(const MatchFinder::MatchResult &Result) {
     if (elementIsMutableLvalue(*Loop) && !Var->getLocation().isMacroID())
       Diag << FixItHint::CreateInsertion(Var->getLocation(), "&");
   }
-  plans::recordPlan(getID(), Assign->getBeginLoc(), *Result.SourceManager,
-                    loopCopyPlan(getID()));
+  if (auto Move = plans::replayedMove(
+          *Result.Nodes.getNodeAs<CXXMemberCallExpr>("move")))
+    plans::recordPlan(getID(), Assign->getBeginLoc(), *Result.SourceManager,
+                      loopCopyPlan(getID(), *Move));
+  else
+    plans::recordNotReplayable(getID(), Assign->getBeginLoc(),
+                               *Result.SourceManager);
   diag(Var->getLocation(), "'%0' is declared here as a copy; declare it as "
                            "a reference to update the element itself",
        DiagnosticIDs::Note)

@@ -1,7 +1,10 @@
 //===--- MidGraphToCheck.cpp - device-mid-graph-to ------------------------===//
 
 #include "MidGraphToCheck.h"
-#include "plans/ReplayPlan.h"
+#include "plans/LiteralSizes.h"
+#include "plans/PlanBuilder.h"
+#include "plans/PlanRecorder.h"
+#include "plans/ReplayedOperation.h"
 #include "utils/AstHelpers.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
@@ -107,28 +110,37 @@ static std::vector<FixItHint> createOnDevice(const CXXMemberCallExpr &Move,
               AfterFactory, Move.getEndLoc()))};
 }
 
+/// The device a tensor moved by \p Move comes from.
+static std::string originOf(const plans::ReplayedMove &Move) {
+  return Move.Target == "cpu" ? "accel" : "cpu";
+}
+
 /// The leaf, its moved copy, and an optimizer that refuses the copy.
 static nlohmann::json leafPlan(llvm::StringRef Check,
-                               const CXXMemberCallExpr &Move,
+                               const plans::ReplayedMove &Move,
                                const flow::TensorValue &Leaf) {
   plans::PlanBuilder Plan;
-  std::string W = Plan.factory(
-      "cpu", plans::literalSizes(Leaf.Source, {3}), /*RequiresGrad=*/true);
-  std::string Moved = Plan.move(W, Move.getMethodDecl()->getName(), "accel",
-                                /*Keep=*/true);
+  plans::TensorSpec Weight{
+      originOf(Move),
+      plans::literalSizes(Leaf.Source).value_or(std::vector<int64_t>{3})};
+  Weight.RequiresGrad = true;
+  std::string W = Plan.factory(Weight);
+  std::string Moved = Plan.move(W, Move.Fn, Move.Target, /*Keep=*/true);
   Plan.sgd({Moved});
   Plan.expect({{"kind", "non-leaf-rejected"}, {"step", Plan.lastStep()}});
   return Plan.finish(Check, "an optimizer given the moved leaf");
 }
 
 /// The same copy, a hundred times: its cost per step.
-static nlohmann::json perStepPlan(llvm::StringRef Check, const VarDecl &Var) {
+static nlohmann::json perStepPlan(llvm::StringRef Check,
+                                  const plans::ReplayedMove &Move,
+                                  const VarDecl &Var) {
   plans::PlanBuilder Plan;
+  const Expr *Init = Var.getInit() ? Var.getInit()->IgnoreImplicit() : nullptr;
   std::string Mask = Plan.factory(
-      "cpu", plans::literalSizes(Var.getInit() ? Var.getInit()->IgnoreImplicit()
-                                               : nullptr,
-                                 {1024}));
-  Plan.move(Mask, "to", "accel", /*Keep=*/true, /*Repeat=*/100);
+      {originOf(Move),
+       plans::literalSizes(Init).value_or(std::vector<int64_t>{1024})});
+  Plan.move(Mask, Move.Fn, Move.Target, /*Keep=*/true, /*Repeat=*/100);
   Plan.expect({{"kind", "timing"}, {"step", Plan.lastStep()}, {"min_micros", 1}});
   return Plan.finish(Check, "the cost of one per-step copy");
 }
@@ -150,9 +162,13 @@ void MidGraphToCheck::report(const flow::FunctionFacts &Facts,
       for (const FixItHint &Fix : createOnDevice(*Move.Move, Ctx))
         Diag << Fix;
     }
-    plans::recordPlan(getID(), Move.Move->getBeginLoc(),
-                      Ctx.getSourceManager(),
-                      leafPlan(getID(), *Move.Move, Move.Leaf));
+    if (auto Replayed = plans::replayedMove(*Move.Move))
+      plans::recordPlan(getID(), Move.Move->getBeginLoc(),
+                        Ctx.getSourceManager(),
+                        leafPlan(getID(), *Replayed, Move.Leaf));
+    else
+      plans::recordNotReplayable(getID(), Move.Move->getBeginLoc(),
+                                 Ctx.getSourceManager());
     const VarDecl *Result = storedIn(*Move.Move, Ctx);
     const Stmt *Body = utils::enclosingFunctionBody(*Move.Move, Ctx);
     if (Result && Body)
@@ -225,8 +241,12 @@ void MidGraphToCheck::checkPerStepCopy(const MatchFinder::MatchResult &Result) {
        "problem); move it once before the loop")
       << Var->getName() << Move->getMethodDecl()->getName()
       << Move->getSourceRange();
-  plans::recordPlan(getID(), Move->getBeginLoc(), Ctx.getSourceManager(),
-                    perStepPlan(getID(), *Var));
+  if (auto Replayed = plans::replayedMove(*Move))
+    plans::recordPlan(getID(), Move->getBeginLoc(), Ctx.getSourceManager(),
+                      perStepPlan(getID(), *Replayed, *Var));
+  else
+    plans::recordNotReplayable(getID(), Move->getBeginLoc(),
+                               Ctx.getSourceManager());
   diag(Var->getLocation(), "'%0' is declared here, outside the loop",
        DiagnosticIDs::Note)
       << Var->getName();

@@ -3,7 +3,8 @@
 #include "UnregisteredMemberCheck.h"
 #include "api/ModuleRegistrations.h"
 #include "api/TorchApi.h"
-#include "plans/ReplayPlan.h"
+#include "plans/PlanBuilder.h"
+#include "plans/PlanRecorder.h"
 #include "utils/AstHelpers.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
@@ -79,8 +80,8 @@ const Expr *useInForward(const FieldDecl &Field, const CXXRecordDecl &Module,
 nlohmann::json unregisteredPlan(llvm::StringRef Check, const FieldDecl &Field,
                                 bool IsTensor) {
   plans::PlanBuilder Plan;
-  std::string Weight = Plan.factory("cpu", {4});
-  std::string Member = IsTensor ? Plan.factory("cpu", {4}) : Plan.linear(4, 2);
+  std::string Weight = Plan.factory({"cpu"});
+  std::string Member = IsTensor ? Plan.factory({"cpu"}) : Plan.linear(4, 2);
   std::string Name = Field.getName().str();
   std::string Module =
       Plan.module({{"weight", Weight}}, {{Name, Member}});

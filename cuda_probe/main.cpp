@@ -9,6 +9,7 @@
 #include "Inventory.h"
 #include "runtime/Interpreter.h"
 #include "runtime/Plan.h"
+#include "runtime/Verdict.h"
 
 #include <torch/cuda.h>
 #include <torch/version.h>
@@ -132,7 +133,7 @@ int runOne(const Options &O) {
   if (Accel == "meta")
     capAddressSpace(O.MemoryMiB);
   json Plan = plan::loadPlanFile(O.RunOne);
-  std::cout << runtime::replay(Plan, Accel).toJson().dump() << std::endl;
+  std::cout << toJson(runtime::replay(Plan, Accel)).dump() << std::endl;
   return ExitOk;
 }
 
@@ -235,10 +236,10 @@ std::string lastLine(const std::string &Text) {
 }
 
 /// Turns how a child ended into a verdict.
-runtime::Verdict verdictOfChild(const probe::ChildResult &R, double Timeout) {
+plan::Verdict verdictOfChild(const probe::ChildResult &R, double Timeout) {
   auto Inconclusive = [](std::string Reason) {
-    runtime::Verdict V;
-    V.Outcome = runtime::kInconclusive;
+    plan::Verdict V;
+    V.Outcome = plan::outcome::Inconclusive;
     V.Reason = std::move(Reason);
     return V;
   };
@@ -254,11 +255,12 @@ runtime::Verdict verdictOfChild(const probe::ChildResult &R, double Timeout) {
   if (R.ExitStatus != 0)
     return Inconclusive("replay exited with status " +
                         std::to_string(R.ExitStatus) + Detail);
-  try {
-    return runtime::Verdict::fromJson(json::parse(lastLine(R.Stdout)));
-  } catch (const std::exception &) {
-    return Inconclusive("replay printed no verdict" + Detail);
-  }
+  json Printed = json::parse(lastLine(R.Stdout), nullptr,
+                             /*allow_exceptions=*/false);
+  auto Parsed = plan::parseVerdict(Printed);
+  if (auto *V = std::get_if<plan::Verdict>(&Parsed))
+    return *V;
+  return Inconclusive("replay printed no verdict" + Detail);
 }
 
 /// PlanError messages start with "<file>: "; the verdict names the file.
@@ -276,21 +278,24 @@ struct PlanEntry {
   std::string Error; ///< the one-line validation error
 };
 
-json verdictJson(const PlanEntry &E, const runtime::Verdict *V,
-                 const Backend &B) {
-  json J = {{"file", E.File}};
+/// The verdict on \p E: \p Replayed, or "invalid" when it was not run.
+plan::Verdict verdictOn(const PlanEntry &E,
+                        std::optional<plan::Verdict> Replayed,
+                        const Backend &B) {
+  plan::Verdict V;
+  if (Replayed) {
+    V = std::move(*Replayed);
+    V.Device = B.Device;
+  } else {
+    V.Outcome = plan::outcome::Invalid;
+    V.Reason = E.Error;
+  }
+  V.File = E.File;
   if (E.Plan.is_object()) {
-    J["id"] = E.Plan.at("id");
-    J["check"] = E.Plan.at("check");
+    V.Id = E.Plan.at("id");
+    V.Check = E.Plan.at("check");
   }
-  if (!V) {
-    J["verdict"] = "invalid";
-    J["reason"] = E.Error;
-    return J;
-  }
-  J.update(V->toJson());
-  J["device"] = B.Device;
-  return J;
+  return V;
 }
 
 int runPlans(const Options &O, const char *Self) {
@@ -325,38 +330,28 @@ int runPlans(const Options &O, const char *Self) {
   std::vector<probe::ChildResult> Results =
       probe::runChildren(Self, ChildArgs, O.Jobs, O.TimeoutSeconds);
 
-  json Verdicts = json::array();
-  std::map<std::string, int> Counts = {{runtime::kConfirmed, 0},
-                                       {runtime::kNotReproduced, 0},
-                                       {runtime::kInconclusive, 0},
-                                       {"invalid", 0}};
+  plan::VerdictsDocument Report;
+  Report.Backend = B->Name;
+  Report.Device = B->Device;
+  Report.Inventory = inventoryJson(Inv);
   size_t Next = 0;
   for (const PlanEntry &E : Entries) {
-    std::optional<runtime::Verdict> V;
+    std::optional<plan::Verdict> Replayed;
     if (E.Plan.is_object())
-      V = verdictOfChild(Results[Next++], O.TimeoutSeconds);
-    json J = verdictJson(E, V ? &*V : nullptr, *B);
-    ++Counts[J.at("verdict").get<std::string>()];
-    Verdicts.push_back(std::move(J));
+      Replayed = verdictOfChild(Results[Next++], O.TimeoutSeconds);
+    Report.Verdicts.push_back(verdictOn(E, std::move(Replayed), *B));
   }
 
-  json Summary = {{"plans", Entries.size()}};
-  for (const auto &[Name, N] : Counts)
-    Summary[Name] = N;
-  json Out = {{"format", "torch-tidy-verdicts"},
-              {"version", 1},
-              {"backend", B->Name},
-              {"device", B->Device},
-              {"inventory", inventoryJson(Inv)},
-              {"verdicts", Verdicts},
-              {"summary", Summary}};
+  json Out = toJson(Report);
   writeOutput(Out, O.Output);
+  const json &Counts = Out.at("summary");
   std::cerr << "torch-tidy-probe: " << Entries.size() << " plans: "
-            << Counts[runtime::kConfirmed] << " confirmed, "
-            << Counts[runtime::kNotReproduced] << " not-reproduced, "
-            << Counts[runtime::kInconclusive] << " inconclusive, "
-            << Counts["invalid"] << " invalid on " << B->Device << "\n";
-  return Counts["invalid"] ? ExitInvalidPlan : ExitOk;
+            << Counts[plan::outcome::Confirmed] << " confirmed, "
+            << Counts[plan::outcome::NotReproduced] << " not-reproduced, "
+            << Counts[plan::outcome::Inconclusive] << " inconclusive, "
+            << Counts[plan::outcome::Invalid] << " invalid on " << B->Device
+            << "\n";
+  return Counts[plan::outcome::Invalid] > 0 ? ExitInvalidPlan : ExitOk;
 }
 
 } // namespace

@@ -2,45 +2,23 @@
 
 #include "runtime/Interpreter.h"
 
+#include "runtime/Calls.h"
 #include "runtime/DeviceErrors.h"
+#include "runtime/MetaStandIn.h"
 #include "runtime/Plan.h"
 #include "runtime/Values.h"
 
-#include <ATen/TensorIndexing.h>
 #include <torch/cuda.h>
 
 #include <chrono>
-#include <set>
+#include <map>
 #include <stdexcept>
 
 namespace torch_tidy::runtime {
 
 using nlohmann::json;
-
-nlohmann::json Verdict::toJson() const {
-  json J = {{"verdict", Outcome}};
-  if (!Message.empty())
-    J["message"] = Message;
-  if (!Reason.empty())
-    J["reason"] = Reason;
-  if (Step)
-    J["step"] = *Step;
-  if (Micros)
-    J["micros"] = *Micros;
-  return J;
-}
-
-Verdict Verdict::fromJson(const nlohmann::json &J) {
-  Verdict V;
-  V.Outcome = J.at("verdict");
-  V.Message = J.value("message", "");
-  V.Reason = J.value("reason", "");
-  if (J.contains("step"))
-    V.Step = J.at("step").get<int64_t>();
-  if (J.contains("micros"))
-    V.Micros = J.at("micros").get<double>();
-  return V;
-}
+using plan::Verdict;
+namespace outcome = plan::outcome;
 
 namespace {
 
@@ -52,23 +30,6 @@ at::ScalarType scalarTypeNamed(const std::string &Name) {
       {"int16", at::kShort},   {"int8", at::kChar},
       {"uint8", at::kByte},    {"bool", at::kBool}};
   return Types.at(Name);
-}
-
-/// Element-wise ops: their device check is TensorIterator's, which the meta
-/// stand-in runs too, so a clean run on meta means a clean run on a GPU.
-bool metaChecksDevicesOf(const std::string &Fn) {
-  static const std::set<std::string> Faithful = {
-      "add",  "sub",  "mul",  "div",     "eq",      "ne",      "lt",
-      "le",   "gt",   "ge",   "pow",     "minimum", "maximum", "add_",
-      "sub_", "mul_", "div_", "clamp",   "lerp",    "mse_loss", "l1_loss",
-      "smooth_l1_loss",       "binary_cross_entropy_with_logits"};
-  return Faithful.count(Fn) > 0;
-}
-
-at::Scalar scalarOf(const json &Number) {
-  if (Number.is_number_integer())
-    return at::Scalar(Number.get<int64_t>());
-  return at::Scalar(Number.get<double>());
 }
 
 std::string deviceName(const at::Device &D) { return D.str(); }
@@ -181,7 +142,9 @@ private:
     else if (Op == "move")
       bind(Step, move(Step));
     else if (Op == "call")
-      bind(Step, call(Step));
+      bind(Step, runCall(Step, [this](const json &Name) {
+             return tensor(Name);
+           }));
     else if (Op == "linear")
       bind(Step, makeLinear(Step));
     else if (Op == "conv2d")
@@ -291,128 +254,6 @@ private:
     return Facts.MoveOutput;
   }
 
-  at::Tensor call(const json &Step) {
-    const std::string &Fn = Step.at("fn").get_ref<const std::string &>();
-    const json &Args = Step.at("args");
-    if (Fn == "cat" || Fn == "stack") {
-      std::vector<at::Tensor> Tensors;
-      for (const json &A : Args)
-        Tensors.push_back(tensor(A));
-      int64_t Dim = Step.value("dim", 0);
-      return Fn == "cat" ? at::cat(Tensors, Dim) : at::stack(Tensors, Dim);
-    }
-    at::Tensor X = tensor(Args[0]);
-    if (Args.size() == 1)
-      return unary(Fn, X);
-    if (Args.size() == 3)
-      return ternary(Fn, X, Args[1], Args[2]);
-    if (Args[1].is_number())
-      return withScalar(Fn, X, scalarOf(Args[1]));
-    return binary(Fn, X, tensor(Args[1]), Step);
-  }
-
-  static at::Tensor unary(const std::string &Fn, const at::Tensor &X) {
-    static const std::map<std::string, at::Tensor (*)(const at::Tensor &)>
-        Ops = {{"relu", [](const at::Tensor &T) { return at::relu(T); }},
-               {"sigmoid", [](const at::Tensor &T) { return at::sigmoid(T); }},
-               {"tanh", [](const at::Tensor &T) { return at::tanh(T); }},
-               {"neg", [](const at::Tensor &T) { return at::neg(T); }},
-               {"exp", [](const at::Tensor &T) { return at::exp(T); }},
-               {"abs", [](const at::Tensor &T) { return at::abs(T); }},
-               {"sum", [](const at::Tensor &T) { return T.sum(); }},
-               {"mean", [](const at::Tensor &T) { return T.mean(); }}};
-    return Ops.at(Fn)(X);
-  }
-
-  at::Tensor ternary(const std::string &Fn, const at::Tensor &X, const json &A,
-                     const json &B) {
-    if (Fn == "lerp")
-      return B.is_number() ? at::lerp(X, tensor(A), scalarOf(B))
-                           : at::lerp(X, tensor(A), tensor(B));
-    // clamp: the validator guarantees both bounds are of one kind.
-    if (A.is_number())
-      return at::clamp(X, scalarOf(A), scalarOf(B));
-    return at::clamp(X, tensor(A), tensor(B));
-  }
-
-  static at::Tensor withScalar(const std::string &Fn, at::Tensor X,
-                               const at::Scalar &S) {
-    static const std::map<std::string,
-                          at::Tensor (*)(at::Tensor &, const at::Scalar &)>
-        Ops = {
-            {"add", [](at::Tensor &T, const at::Scalar &V) { return T.add(V); }},
-            {"sub", [](at::Tensor &T, const at::Scalar &V) { return T.sub(V); }},
-            {"mul", [](at::Tensor &T, const at::Scalar &V) { return T.mul(V); }},
-            {"div", [](at::Tensor &T, const at::Scalar &V) { return T.div(V); }},
-            {"eq", [](at::Tensor &T, const at::Scalar &V) { return T.eq(V); }},
-            {"ne", [](at::Tensor &T, const at::Scalar &V) { return T.ne(V); }},
-            {"lt", [](at::Tensor &T, const at::Scalar &V) { return T.lt(V); }},
-            {"le", [](at::Tensor &T, const at::Scalar &V) { return T.le(V); }},
-            {"gt", [](at::Tensor &T, const at::Scalar &V) { return T.gt(V); }},
-            {"ge", [](at::Tensor &T, const at::Scalar &V) { return T.ge(V); }},
-            {"pow", [](at::Tensor &T, const at::Scalar &V) { return T.pow(V); }},
-            {"add_", [](at::Tensor &T, const at::Scalar &V) { return T.add_(V); }},
-            {"sub_", [](at::Tensor &T, const at::Scalar &V) { return T.sub_(V); }},
-            {"mul_", [](at::Tensor &T, const at::Scalar &V) { return T.mul_(V); }},
-            {"div_", [](at::Tensor &T, const at::Scalar &V) { return T.div_(V); }}};
-    return Ops.at(Fn)(X, S);
-  }
-
-  at::Tensor binary(const std::string &Fn, at::Tensor X, const at::Tensor &Y,
-                    const json &Step) {
-    using BinaryOp = at::Tensor (*)(at::Tensor &, const at::Tensor &);
-    static const std::map<std::string, BinaryOp> Ops = {
-        {"add", [](at::Tensor &A, const at::Tensor &B) { return A.add(B); }},
-        {"sub", [](at::Tensor &A, const at::Tensor &B) { return A.sub(B); }},
-        {"mul", [](at::Tensor &A, const at::Tensor &B) { return A.mul(B); }},
-        {"div", [](at::Tensor &A, const at::Tensor &B) { return A.div(B); }},
-        {"eq", [](at::Tensor &A, const at::Tensor &B) { return A.eq(B); }},
-        {"ne", [](at::Tensor &A, const at::Tensor &B) { return A.ne(B); }},
-        {"lt", [](at::Tensor &A, const at::Tensor &B) { return A.lt(B); }},
-        {"le", [](at::Tensor &A, const at::Tensor &B) { return A.le(B); }},
-        {"gt", [](at::Tensor &A, const at::Tensor &B) { return A.gt(B); }},
-        {"ge", [](at::Tensor &A, const at::Tensor &B) { return A.ge(B); }},
-        {"pow", [](at::Tensor &A, const at::Tensor &B) { return A.pow(B); }},
-        {"minimum",
-         [](at::Tensor &A, const at::Tensor &B) { return at::minimum(A, B); }},
-        {"maximum",
-         [](at::Tensor &A, const at::Tensor &B) { return at::maximum(A, B); }},
-        {"add_", [](at::Tensor &A, const at::Tensor &B) { return A.add_(B); }},
-        {"sub_", [](at::Tensor &A, const at::Tensor &B) { return A.sub_(B); }},
-        {"mul_", [](at::Tensor &A, const at::Tensor &B) { return A.mul_(B); }},
-        {"div_", [](at::Tensor &A, const at::Tensor &B) { return A.div_(B); }},
-        {"copy_", [](at::Tensor &A, const at::Tensor &B) { return A.copy_(B); }},
-        {"mm", [](at::Tensor &A, const at::Tensor &B) { return at::mm(A, B); }},
-        {"matmul",
-         [](at::Tensor &A, const at::Tensor &B) { return at::matmul(A, B); }},
-        {"index",
-         [](at::Tensor &A, const at::Tensor &B) {
-           return A.index({at::indexing::TensorIndex(B)});
-         }},
-        {"mse_loss",
-         [](at::Tensor &A, const at::Tensor &B) { return at::mse_loss(A, B); }},
-        {"l1_loss",
-         [](at::Tensor &A, const at::Tensor &B) { return at::l1_loss(A, B); }},
-        {"smooth_l1_loss", [](at::Tensor &A, const at::Tensor &B) {
-           return at::smooth_l1_loss(A, B);
-         }}};
-    if (auto It = Ops.find(Fn); It != Ops.end())
-      return It->second(X, Y);
-    if (Fn == "index_select")
-      return at::index_select(X, Step.value("dim", 0), Y);
-    // An undefined tensor is LibTorch's "no weight".
-    at::Tensor Weight = Step.contains("weight") ? tensor(Step.at("weight"))
-                                                : at::Tensor();
-    if (Fn == "cross_entropy")
-      return at::cross_entropy_loss(X, Y, Weight);
-    if (Fn == "nll_loss")
-      return at::nll_loss(X, Y, Weight);
-    at::Tensor PosWeight = Step.contains("pos_weight")
-                               ? tensor(Step.at("pos_weight"))
-                               : at::Tensor();
-    return at::binary_cross_entropy_with_logits(X, Y, Weight, PosWeight);
-  }
-
   ModulePtr moduleStep(const json &Step) {
     // Copies: iterating items() of a temporary would dangle.
     json Parameters = Step.value("parameters", json::object());
@@ -495,8 +336,11 @@ private:
     int64_t Wanted = Expect.at("step");
     bool AtWanted = I == Wanted;
     if (Kind == plan::expect::DeviceMismatch && isDeviceMismatchMessage(Error)) {
+      // Never confirmed on meta where meta does not model the devices.
+      if (AtWanted && !checksDevicesAsAGpu(Step))
+        return standInCannotDecide(I, Step);
       if (AtWanted)
-        return {kConfirmed, Error, "", I, std::nullopt};
+        return {outcome::Confirmed, Error, "", I, std::nullopt};
       return inconclusive(describeStep(I, Step) +
                               " threw a device mismatch before step " +
                               std::to_string(Wanted) + ": " + Error,
@@ -504,15 +348,29 @@ private:
     }
     if (Kind == plan::expect::NonLeafRejected && AtWanted &&
         isNonLeafOptimizerMessage(Error))
-      return {kConfirmed, Error, "", I, std::nullopt};
+      return {outcome::Confirmed, Error, "", I, std::nullopt};
     std::string Reason = describeStep(I, Step) + " failed: " + Error;
     if (OnMeta)
       Reason += " (the meta stand-in cannot run this step; replay on a GPU)";
     return inconclusive(Reason, I);
   }
 
+  /// Whether the backend checks the devices of \p Step's operands as a GPU
+  /// does: always on a GPU, for some call functions on the meta stand-in.
+  bool checksDevicesAsAGpu(const json &Step) const {
+    return !OnMeta || (Step.at("op") == "call" &&
+                       metaChecksDevicesOf(Step.at("fn").get<std::string>()));
+  }
+
+  Verdict standInCannotDecide(int64_t I, const json &Step) const {
+    return inconclusive("the meta stand-in does not check devices for " +
+                            describeStep(I, Step) + " as a GPU does; replay "
+                            "on a GPU",
+                        I);
+  }
+
   static Verdict inconclusive(const std::string &Reason, int64_t Step) {
-    return {kInconclusive, "", Reason, Step, std::nullopt};
+    return {outcome::Inconclusive, "", Reason, Step, std::nullopt};
   }
 
   Verdict onStepsDone(const json &Step) {
@@ -520,13 +378,9 @@ private:
     int64_t K = Expect.at("step");
     std::string At = " after step " + std::to_string(K);
     if (Kind == plan::expect::DeviceMismatch) {
-      bool Faithful = Step.at("op") == "call" &&
-                      metaChecksDevicesOf(Step.at("fn").get<std::string>());
-      if (OnMeta && !Faithful)
-        return inconclusive("the meta stand-in does not check devices for " +
-                                describeStep(K, Step) + "; replay on a GPU",
-                            K);
-      return {kNotReproduced,
+      if (!checksDevicesAsAGpu(Step))
+        return standInCannotDecide(K, Step);
+      return {outcome::NotReproduced,
               describeStep(K, Step) + " ran without a device error on " +
                   deviceName(Accel),
               "", K, std::nullopt};
@@ -536,13 +390,13 @@ private:
     if (Kind == plan::expect::GradUndefined) {
       const std::string &Name = Expect.at("value").get_ref<const std::string &>();
       bool Undefined = !tensor(Name).grad().defined();
-      return {Undefined ? kConfirmed : kNotReproduced,
+      return {Undefined ? outcome::Confirmed : outcome::NotReproduced,
               Name + ".grad() is " + (Undefined ? "undefined" : "defined") + At,
               "", K, std::nullopt};
     }
     if (Kind == plan::expect::NonLeafRejected)
-      return {kNotReproduced, "the optimizer accepted every tensor", "", K,
-              std::nullopt};
+      return {outcome::NotReproduced, "the optimizer accepted every tensor", "",
+              K, std::nullopt};
     if (Kind == plan::expect::Timing)
       return timing(K, Step);
     if (Kind == plan::expect::ToCopies)
@@ -556,7 +410,7 @@ private:
     at::Device Wanted = deviceOf(Expect.at("device"));
     bool Same = Actual.type() == Wanted.type() &&
                 (!Wanted.has_index() || Actual.index() == Wanted.index());
-    return {Same ? kConfirmed : kNotReproduced,
+    return {Same ? outcome::Confirmed : outcome::NotReproduced,
             Name + " is on " + deviceName(Actual) + At, "", K, std::nullopt};
   }
 
@@ -568,7 +422,7 @@ private:
     double Threshold = Expect.value("min_micros", 0.0);
     char Text[64];
     std::snprintf(Text, sizeof(Text), "%.2f", *Micros);
-    return {*Micros >= Threshold ? kConfirmed : kNotReproduced,
+    return {*Micros >= Threshold ? outcome::Confirmed : outcome::NotReproduced,
             describeStep(K, Step) + " takes " + Text + " us per iteration on " +
                 deviceName(Accel),
             "", K, Micros};
@@ -582,7 +436,8 @@ private:
                      ": a raw pointer into the temporary dangles"
                : "to() at step " + std::to_string(K) +
                      " returned its input (no copy)";
-    return {Copied ? kConfirmed : kNotReproduced, Fact, "", K, std::nullopt};
+    return {Copied ? outcome::Confirmed : outcome::NotReproduced, Fact, "", K,
+            std::nullopt};
   }
 
   Verdict hostPointer(int64_t K) {
@@ -592,10 +447,10 @@ private:
                           "on a GPU",
                           K);
     if (D.is_cpu())
-      return {kNotReproduced, "data_ptr at step " + std::to_string(K) +
+      return {outcome::NotReproduced, "data_ptr at step " + std::to_string(K) +
                                   " points into host memory",
               "", K, std::nullopt};
-    return {kConfirmed,
+    return {outcome::Confirmed,
             "data_ptr at step " + std::to_string(K) + " points into " +
                 deviceName(D) + " memory, which the host must not dereference",
             "", K, std::nullopt};

@@ -1,6 +1,7 @@
 //===--- Plan.cpp - Replay plan schema and validator ----------------------===//
 
 #include "runtime/Plan.h"
+#include "runtime/PlanCalls.h"
 
 #include <fstream>
 #include <map>
@@ -72,27 +73,6 @@ const std::set<std::string> &dtypes() {
       "float32", "float64", "float16", "bfloat16", "int64",
       "int32",   "int16",   "int8",    "uint8",    "bool"};
   return Names;
-}
-
-/// Arity and argument kinds of each "call" function. 'T' is a tensor, 'S' a
-/// tensor or a number (a C++ scalar), '*' one or more tensors.
-const std::map<std::string, std::string> &callSignatures() {
-  static const std::map<std::string, std::string> Sigs = {
-      {"add", "TS"},      {"sub", "TS"},       {"mul", "TS"},
-      {"div", "TS"},      {"eq", "TS"},        {"ne", "TS"},
-      {"lt", "TS"},       {"le", "TS"},        {"gt", "TS"},
-      {"ge", "TS"},       {"pow", "TS"},       {"minimum", "TT"},
-      {"maximum", "TT"},  {"add_", "TS"},      {"sub_", "TS"},
-      {"mul_", "TS"},     {"div_", "TS"},      {"copy_", "TT"},
-      {"clamp", "TSS"},   {"lerp", "TTS"},     {"relu", "T"},
-      {"sigmoid", "T"},   {"tanh", "T"},       {"neg", "T"},
-      {"exp", "T"},       {"abs", "T"},        {"sum", "T"},
-      {"mean", "T"},      {"mm", "TT"},        {"matmul", "TT"},
-      {"cat", "*"},       {"stack", "*"},      {"index_select", "TT"},
-      {"index", "TT"},    {"mse_loss", "TT"},  {"l1_loss", "TT"},
-      {"smooth_l1_loss", "TT"},                {"cross_entropy", "TT"},
-      {"nll_loss", "TT"}, {"binary_cross_entropy_with_logits", "TT"}};
-  return Sigs;
 }
 
 /// The keys each op accepts ("op", "id" and "repeat" are accepted by all).
@@ -608,19 +588,16 @@ private:
 
   void checkCallOptions(const std::string &Fn, const json &Step,
                         const std::string &Path) {
-    bool TakesDim = Fn == "cat" || Fn == "stack" || Fn == "index_select";
-    if (Step.contains("dim") && !TakesDim)
+    if (Step.contains("dim") && !callTakesDim(Fn))
       fail(Path + "/dim", "'" + Fn + "' takes no dim");
     optionalInt(Step, "dim", Path, -kMaxDims, kMaxDims);
-    bool TakesWeight = Fn == "cross_entropy" || Fn == "nll_loss" ||
-                       Fn == "binary_cross_entropy_with_logits";
     if (Step.contains("weight")) {
-      if (!TakesWeight)
+      if (!callTakesWeight(Fn))
         fail(Path + "/weight", "'" + Fn + "' takes no weight");
       tensorRef(Step.at("weight"), Path + "/weight");
     }
     if (Step.contains("pos_weight")) {
-      if (Fn != "binary_cross_entropy_with_logits")
+      if (!callTakesPosWeight(Fn))
         fail(Path + "/pos_weight", "'" + Fn + "' takes no pos_weight");
       tensorRef(Step.at("pos_weight"), Path + "/pos_weight");
     }

@@ -2,7 +2,7 @@
 
 #include "Confirmation.h"
 #include "FixApplier.h"
-#include "plans/ReplayPlan.h"
+#include "runtime/Verdict.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -11,18 +11,6 @@
 #include <tuple>
 
 namespace torch_tidy {
-
-using clang::tidy::torch_tidy::plans::takeRecordedPlans;
-
-void attachRecordedPlans(std::vector<Finding> &Findings) {
-  for (auto &Recorded : takeRecordedPlans())
-    for (Finding &F : Findings)
-      if (F.Check == Recorded.Check && F.Where.Offset == Recorded.Offset &&
-          llvm::sys::fs::equivalent(F.Where.File, Recorded.File)) {
-        F.Plan = std::move(Recorded.Plan);
-        break;
-      }
-}
 
 static std::string relativeTo(const std::string &File,
                               const std::string &Root) {
@@ -96,16 +84,23 @@ static llvm::Expected<std::string> findProbe(const char *Argv0) {
 llvm::Expected<std::string> runProbe(const std::vector<Finding> &Findings,
                                      const std::string &Backend,
                                      const char *Argv0) {
-  auto Probe = findProbe(Argv0);
-  if (!Probe)
-    return Probe.takeError();
   llvm::SmallString<256> Dir;
   if (std::error_code EC =
           llvm::sys::fs::createUniqueDirectory("torch-tidy-plans", Dir))
     return llvm::createStringError(EC, "cannot create a temporary directory");
+  std::string Verdicts = (Dir + "/verdicts.json").str();
+  if (llvm::none_of(Findings, [](const Finding &F) { return F.Plan; })) {
+    // Nothing to replay: no verdicts, and no need of the probe.
+    if (llvm::Error Err = writeFileAtomically(
+            Verdicts, plan::toJson(plan::VerdictsDocument()).dump(2) + "\n"))
+      return std::move(Err);
+    return Verdicts;
+  }
+  auto Probe = findProbe(Argv0);
+  if (!Probe)
+    return Probe.takeError();
   // Plans in a folder of their own, so the verdicts file is not read as one.
   std::string PlanDir = (Dir + "/plans").str();
-  std::string Verdicts = (Dir + "/verdicts.json").str();
   if (llvm::Error Err = writePlans(Findings, PlanDir))
     return std::move(Err);
   std::string BackendArg = "--backend=" + Backend;
@@ -122,8 +117,16 @@ llvm::Expected<std::string> runProbe(const std::vector<Finding> &Findings,
   return Verdicts;
 }
 
-llvm::Error mergeVerdicts(std::vector<Finding> &Findings,
-                          const std::string &VerdictsFile, bool Strict) {
+/// The verdict of a finding the probe had no plan for.
+static plan::Verdict withoutPlan(const char *Reason) {
+  plan::Verdict V;
+  V.Outcome = plan::outcome::Inconclusive;
+  V.Reason = Reason;
+  return V;
+}
+
+llvm::Expected<plan::VerdictsDocument>
+readVerdictsFile(const std::string &VerdictsFile) {
   auto Buffer = llvm::MemoryBuffer::getFile(VerdictsFile);
   if (!Buffer)
     return llvm::createStringError(Buffer.getError(),
@@ -133,38 +136,52 @@ llvm::Error mergeVerdicts(std::vector<Finding> &Findings,
   nlohmann::json Document = nlohmann::json::parse(
       (*Buffer)->getBuffer().begin(), (*Buffer)->getBuffer().end(), nullptr,
       /*allow_exceptions=*/false);
-  if (Document.is_discarded() || !Document.is_object() ||
-      Document.value("format", "") != "torch-tidy-verdicts" ||
-      !Document.contains("verdicts") || !Document["verdicts"].is_array())
-    return llvm::createStringError(std::errc::invalid_argument,
-                                   "'%s' is not a torch-tidy verdicts file",
-                                   VerdictsFile.c_str());
-  std::map<std::string, Verdict> ById;
-  for (const nlohmann::json &Item : Document["verdicts"]) {
-    if (!Item.is_object() || !Item.contains("id") || !Item["id"].is_string())
-      continue;
-    std::string Message = Item.value("message", "");
-    if (Message.empty())
-      Message = Item.value("reason", "");
-    ById[Item["id"].get<std::string>()] = {Item.value("verdict", "inconclusive"),
-                                          Item.value("device", ""), Message};
-  }
+  auto Parsed = plan::parseVerdicts(Document);
+  if (auto *Error = std::get_if<plan::ValidationError>(&Parsed))
+    return llvm::createStringError(
+        std::errc::invalid_argument,
+        "'%s' is not a torch-tidy verdicts file: %s", VerdictsFile.c_str(),
+        Document.is_discarded() ? "malformed JSON" : Error->str().c_str());
+  return std::get<plan::VerdictsDocument>(std::move(Parsed));
+}
+
+void mergeVerdicts(std::vector<Finding> &Findings,
+                   const plan::VerdictsDocument &Verdicts, bool Strict) {
+  std::map<std::string, plan::Verdict> ById;
+  for (const plan::Verdict &V : Verdicts.Verdicts)
+    if (!V.Id.empty()) {
+      plan::Verdict &Kept = ById[V.Id] = V;
+      // Where the probe read the plan (often a temporary file) says nothing
+      // about the finding.
+      Kept.File.clear();
+    }
   std::vector<Finding> Kept;
   for (Finding &F : Findings) {
     if (F.Plan) {
-      auto It = ById.find((*F.Plan)["id"].get<std::string>());
+      auto It = ById.find(F.Plan->value("id", ""));
       if (It != ById.end())
         F.Confirmation = It->second;
+    } else if (F.OperationNotReplayable) {
+      F.Confirmation = withoutPlan("operation not replayable");
     } else if (llvm::StringRef(F.Check).starts_with("device-")) {
-      F.Confirmation = Verdict{"inconclusive", "", "no replay plan for this finding"};
+      F.Confirmation = withoutPlan("no replay plan for this finding");
     }
-    F.Downgraded = F.Confirmation && F.Confirmation->Outcome == "not-reproduced";
+    F.Downgraded = F.Confirmation &&
+                   F.Confirmation->Outcome == plan::outcome::NotReproduced;
     if (F.Downgraded)
       F.IsWarningAsError = F.IsError = false;
     if (!(Strict && F.Downgraded))
       Kept.push_back(std::move(F));
   }
   Findings = std::move(Kept);
+}
+
+llvm::Error mergeVerdicts(std::vector<Finding> &Findings,
+                          const std::string &VerdictsFile, bool Strict) {
+  auto Verdicts = readVerdictsFile(VerdictsFile);
+  if (!Verdicts)
+    return Verdicts.takeError();
+  mergeVerdicts(Findings, *Verdicts, Strict);
   return llvm::Error::success();
 }
 

@@ -13,6 +13,7 @@
 #include "FixApplier.h"
 #include "CrashReport.h"
 #include "Output.h"
+#include "PlanCollector.h"
 #include "Version.h"
 #include "Worker.h"
 #include "clang-tidy/ClangTidy.h"
@@ -284,6 +285,7 @@ std::vector<Finding> analyzeHere(const OptionsFactory &Options,
                                  const tooling::CompilationDatabase &Database,
                                  const std::string &File, SourceIndex &Index) {
   ClangTidyContext Context(Options.create());
+  PlanCollector Plans; // the checks' recorder while this file is analysed
   llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS(
       new llvm::vfs::OverlayFileSystem(llvm::vfs::createPhysicalFileSystem()));
   std::vector<ClangTidyError> Errors =
@@ -291,8 +293,7 @@ std::vector<Finding> analyzeHere(const OptionsFactory &Options,
   std::vector<Finding> Found;
   for (const ClangTidyError &Error : Errors)
     Found.push_back(toFinding(Error, Index));
-  // The checks recorded their replay plans on this thread.
-  attachRecordedPlans(Found);
+  Plans.attachTo(Found);
   return Found;
 }
 

@@ -3,6 +3,7 @@
 #ifndef TORCH_TIDY_TOOL_FINDING_H
 #define TORCH_TIDY_TOOL_FINDING_H
 
+#include "runtime/Verdict.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "llvm/ADT/StringMap.h"
 #include <nlohmann/json.hpp>
@@ -34,13 +35,6 @@ struct Note {
   std::vector<Edit> Edits;
 };
 
-/// What the probe said when it replayed the finding's plan.
-struct Verdict {
-  std::string Outcome; // confirmed, not-reproduced, inconclusive, ...
-  std::string Device;  // e.g. "cuda:0 NVIDIA H200"
-  std::string Message; // LibTorch's message or the observed fact
-};
-
 struct Finding {
   std::string Check;
   std::string Message;
@@ -53,7 +47,11 @@ struct Finding {
   std::string BuildDirectory;
   /// The replay plan the check recorded, without its id and location yet.
   std::optional<nlohmann::json> Plan;
-  std::optional<Verdict> Confirmation;
+  /// The check found no faithful replay for the finding's operation, so it
+  /// has no plan: its verdict is "inconclusive", "operation not replayable".
+  bool OperationNotReplayable = false;
+  /// What the probe said when it replayed the plan.
+  std::optional<plan::Verdict> Confirmation;
   /// The probe ran the plan cleanly: shown as a note, not a warning.
   bool Downgraded = false;
 

@@ -58,6 +58,8 @@ json findingsToWire(const std::vector<Finding> &Findings) {
                  {"buildDirectory", F.BuildDirectory}};
     if (F.Plan)
       Item["plan"] = *F.Plan;
+    if (F.OperationNotReplayable)
+      Item["notReplayable"] = true;
     Out.push_back(std::move(Item));
   }
   return Out;
@@ -86,6 +88,7 @@ llvm::Expected<std::vector<Finding>> findingsFromWire(const json &Wire) {
       F.BuildDirectory = Item.at("buildDirectory").get<std::string>();
       if (Item.contains("plan"))
         F.Plan = Item.at("plan");
+      F.OperationNotReplayable = Item.value("notReplayable", false);
       Findings.push_back(std::move(F));
     }
   } catch (const json::exception &E) {

@@ -16,8 +16,9 @@ inline const char *severity(const Finding &F) {
   return F.IsError ? "error" : "warning";
 }
 
-inline nlohmann::json verdictJson(const Verdict &V) {
-  return {{"verdict", V.Outcome}, {"device", V.Device}, {"message", V.Message}};
+/// The probe's verdict, as the probe writes it (runtime/Verdict.h).
+inline nlohmann::json verdictJson(const plan::Verdict &V) {
+  return plan::toJson(V);
 }
 
 } // namespace torch_tidy

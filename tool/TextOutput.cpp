@@ -87,12 +87,13 @@ private:
 std::string verdictSuffix(const Finding &F) {
   if (!F.Confirmation)
     return "";
-  const Verdict &V = *F.Confirmation;
+  const plan::Verdict &V = *F.Confirmation;
   std::string Text = " " + V.Outcome;
   if (!V.Device.empty())
     Text += " on " + V.Device;
-  if (!V.Message.empty())
-    Text += ": " + V.Message;
+  const std::string &Detail = V.Message.empty() ? V.Reason : V.Message;
+  if (!Detail.empty())
+    Text += ": " + Detail;
   return Text;
 }
 

@@ -968,6 +968,13 @@ private:
     Context.Module = &Module;
     Context.ModuleDevice = moduleOutput(&Module);
     State Entry = arguments(Call, *Definition, Context);
+    // A CPU input is reported at this call (device-unmoved-input); inside,
+    // it would only be reported again at each layer it reaches.
+    llvm::erase_if(Context.Arguments, [](const auto &Argument) {
+      return Argument.second.Device == Place::Cpu;
+    });
+    for (auto It = Entry.Tensors.begin(); It != Entry.Tensors.end();)
+      It = It->second.Device == Place::Cpu ? Entry.Tensors.erase(It) : std::next(It);
     const api::Registrations &Registered = registrationsOf(*Record, Ctx);
     for (const FieldDecl *Field : Record->fields()) {
       if (!Registered.Fields.count(Field))
@@ -1071,7 +1078,12 @@ private:
                            Kind == api::OpKind::Loss);
       if (ScalarExempt)
         continue;
-      record(classify(Kind, Call, Value), Kind, Call, E, Value, *Accelerator);
+      Conflict C{classify(Kind, Call, Value), Kind, &Call, E, Value,
+                 Accelerator->first, Accelerator->second};
+      C.Operands = Operands.size();
+      C.CpuPosition = I;
+      C.AcceleratorPosition = Accelerator - Operands.data();
+      record(std::move(C));
       return;
     }
   }
@@ -1115,14 +1127,10 @@ private:
     }
   }
 
-  void record(Conflict::Kind Cause, api::OpKind Kind, const CallExpr &Call,
-              const Expr *CpuOperand, const TensorValue &Cpu,
-              const std::pair<const Expr *, TensorValue> &Accelerator) {
-    Conflict C{Cause, Kind, &Call, CpuOperand, Cpu, Accelerator.first,
-               Accelerator.second};
-    if (Cause == Conflict::UnmovedTarget)
+  void record(Conflict C) {
+    if (C.Cause == Conflict::UnmovedTarget)
       C.RelatedMove = firstBatchMove();
-    Facts.Conflicts.push_back(C);
+    Facts.Conflicts.push_back(std::move(C));
   }
 
   /// The first `.to()` of a batch field in the function: the input's move.

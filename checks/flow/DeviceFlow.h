@@ -75,6 +75,11 @@ struct Conflict {
   const Expr *RelatedMove = nullptr;
   /// UnmovedInput: the module.
   const ValueDecl *Module = nullptr;
+  /// The operation's tensor operands (its object first, list elements one
+  /// by one): how many, and where the CPU and the accelerator operand are.
+  unsigned Operands = 0;
+  unsigned CpuPosition = 0;
+  unsigned AcceleratorPosition = 0;
 };
 
 /// `.to()`/`.cuda()` applied to a leaf that requires grad.

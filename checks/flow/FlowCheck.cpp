@@ -1,7 +1,8 @@
 //===--- FlowCheck.cpp - Base of the checks that read the device dataflow -===//
 
 #include "FlowCheck.h"
-#include "plans/ReplayPlan.h"
+#include "ConflictPlan.h"
+#include "plans/PlanRecorder.h"
 #include "utils/AstHelpers.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -117,8 +118,14 @@ std::string FlowCheck::operationName(const Expr *Sink) {
   if (!Callee)
     return "the operation";
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call);
-      Op && Op->getOperator() == OO_Call)
-    return "the loss";
+      Op && Op->getOperator() == OO_Call) {
+    const CXXRecordDecl *Loss = api::heldModule(Op->getArg(0)->getType());
+    if (!Loss)
+      return "the loss";
+    return "the loss '" + Loss->getName().drop_back(
+                              Loss->getName().ends_with("Impl") ? 4 : 0).str() +
+           "'";
+  }
   return "'" + Callee->getNameAsString() + "'";
 }
 
@@ -163,53 +170,13 @@ std::optional<FixItHint> FlowCheck::moveTo(const Expr &Operand,
   return FixItHint::CreateInsertion(End, ".to(" + *Text + ")");
 }
 
-/// The sizes a plan gives an operand: its factory's literal sizes if known.
-static std::vector<int64_t> planSizes(const TensorValue &Value,
-                                      std::vector<int64_t> Fallback) {
-  if (Value.ZeroDim)
-    return {};
-  return plans::literalSizes(Value.Source, std::move(Fallback));
-}
-
 void FlowCheck::recordConflictPlan(const Conflict &C, SourceLocation At,
                                    const ASTContext &Ctx) {
-  plans::PlanBuilder Plan;
-  if (C.Cause == Conflict::UnmovedInput) {
-    std::vector<int64_t> Sizes = planSizes(C.Cpu, {2, 4});
-    int64_t Features = Sizes.empty() ? 4 : Sizes.back();
-    std::string Module = Plan.linear(Features, 2);
-    Plan.moduleTo(Module, "accel");
-    std::string Input = Plan.factory("cpu", Sizes);
-    Plan.forward(Module, Input);
-  } else {
-    std::string Fn = plans::planFunction(C.Sink);
-    bool ClassTarget = Fn == "cross_entropy" || Fn == "nll_loss";
-    bool Matrix = Fn == "mm" || Fn == "matmul";
-    bool CpuFirst = C.CpuOperand->getBeginLoc() <
-                    C.AcceleratorOperand->getBeginLoc();
-    std::vector<int64_t> Sizes = planSizes(C.Cpu, {4});
-    if (Matrix)
-      Sizes = {4, 4};
-    std::string Cpu, Accelerator;
-    if (ClassTarget) {
-      // Logits [4, 3] and class indices [4], on the devices of the operands.
-      Cpu = CpuFirst ? Plan.factory("cpu", {4, 3})
-                     : Plan.factory("cpu", {4}, false, "int64");
-      Accelerator = CpuFirst ? Plan.factory("accel", {4}, false, "int64")
-                             : Plan.factory("accel", {4, 3});
-    } else {
-      Cpu = Plan.factory("cpu", Sizes);
-      Accelerator = Plan.factory(
-          "accel", planSizes(C.Accelerator, Sizes.empty() ? std::vector<int64_t>{4}
-                                                          : Sizes));
-    }
-    Plan.call(Fn, CpuFirst ? std::vector<std::string>{Cpu, Accelerator}
-                           : std::vector<std::string>{Accelerator, Cpu});
-  }
-  Plan.expect({{"kind", "device-mismatch"}, {"step", Plan.lastStep()}});
-  plans::recordPlan(getID(), At, Ctx.getSourceManager(),
-                    Plan.finish(getID(), "devices meet at " +
-                                             operationName(C.Sink)));
+  if (auto Plan = conflictPlan(C, getID(),
+                               "devices meet at " + operationName(C.Sink)))
+    plans::recordPlan(getID(), At, Ctx.getSourceManager(), std::move(*Plan));
+  else
+    plans::recordNotReplayable(getID(), At, Ctx.getSourceManager());
 }
 
 } // namespace clang::tidy::torch_tidy::flow

@@ -37,7 +37,8 @@ protected:
   static std::string quoted(const Expr *E, const ASTContext &Ctx,
                             llvm::StringRef Fallback = "a tensor");
 
-  /// The name of the operation where devices meet: `operator+=`, `mse_loss`.
+  /// The name of the operation where devices meet: `'operator+='`,
+  /// `'mse_loss'`, `the loss 'CrossEntropyLoss'` for a loss module.
   static std::string operationName(const Expr *Sink);
 
   /// A note at where an accelerator operand got its device.

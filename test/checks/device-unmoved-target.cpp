@@ -43,14 +43,14 @@ void lossModules(std::shared_ptr<Net> model, torch::Device device, Batches &load
   for (auto &batch : loader) {
     auto out = model->forward(batch.data.to(device));
     auto l1 = criterion(out, batch.target);
-    // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: 'batch.target' from the data loader {{.*}} in the loss: {{.*}} [device-unmoved-target]
+    // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: 'batch.target' from the data loader {{.*}} in the loss 'CrossEntropyLoss': {{.*}} [device-unmoved-target]
     // CHECK-FIXES: {{^}}    auto l1 = criterion(out, batch.target.to(device));{{$}}
     auto target = batch.target;
     auto l2 = mse(out, target);
-    // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: 'target' from the data loader {{.*}} in the loss: {{.*}} [device-unmoved-target]
+    // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: 'target' from the data loader {{.*}} in the loss 'MSELoss': {{.*}} [device-unmoved-target]
     // CHECK-FIXES: {{^}}    auto l2 = mse(out, target.to(device));{{$}}
     auto l3 = nll(out, target);
-    // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: 'target' from the data loader {{.*}} in the loss: {{.*}} [device-unmoved-target]
+    // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: 'target' from the data loader {{.*}} in the loss 'NLLLoss': {{.*}} [device-unmoved-target]
     auto l4 = torch::nn::functional::cross_entropy(out, target);
     // CHECK-MESSAGES: :[[@LINE-1]]:15: warning: 'target' from the data loader {{.*}} in 'cross_entropy': {{.*}} [device-unmoved-target]
     auto l5 = torch::binary_cross_entropy_with_logits(out, batch.target);

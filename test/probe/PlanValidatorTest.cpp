@@ -185,6 +185,49 @@ TEST(PlanValidator, RebindingANameForgetsItsOldMembers) {
             "/steps/15/module: 'net.fc' is not defined by an earlier step");
 }
 
+/// A plan of three float tensors a, b, c, a bool mask m, then \p Call.
+json callPlan(json Call) {
+  json Plan = everyOpPlan();
+  Plan["steps"] = json::parse(R"([
+    {"id": "a", "op": "factory", "fn": "randn", "sizes": [4]},
+    {"id": "b", "op": "factory", "fn": "randn", "sizes": [4], "device": "accel"},
+    {"id": "c", "op": "factory", "fn": "randn", "sizes": [4], "device": "accel"},
+    {"id": "m", "op": "factory", "fn": "zeros", "sizes": [4], "dtype": "bool"}
+  ])");
+  Call["op"] = "call";
+  Plan["steps"].push_back(std::move(Call));
+  Plan["expect"] = {{"kind", "device-mismatch"}, {"step", 4}};
+  return Plan;
+}
+
+TEST(PlanValidator, CallFunctionsTakeTheirOwnArguments) {
+  EXPECT_EQ(problemOf(callPlan({{"fn", "where"}, {"args", {"m", "a", "b"}}})),
+            "");
+  EXPECT_EQ(problemOf(callPlan({{"fn", "where"}, {"args", {"m", "a"}}})),
+            "/steps/4/args: 'where' takes 3 argument(s), got 2");
+  EXPECT_EQ(problemOf(callPlan({{"fn", "lerp"}, {"args", {"a", "b", 0.5}}})),
+            "");
+  EXPECT_EQ(problemOf(callPlan({{"fn", "hstack"}, {"args", {"a", "b", "c"}}})),
+            "");
+  EXPECT_EQ(problemOf(callPlan(
+                {{"fn", "hstack"}, {"args", {"a", "b"}}, {"dim", 0}})),
+            "/steps/4/dim: 'hstack' takes no dim");
+  EXPECT_EQ(problemOf(callPlan({{"fn", "true_divide"}, {"args", {"a", 2}}})),
+            "");
+  EXPECT_EQ(problemOf(callPlan({{"fn", "atan2"}, {"args", {"a", 2}}})),
+            "/steps/4/args/1: must name a value defined by an earlier step");
+  EXPECT_EQ(problemOf(callPlan({{"fn", "binary_cross_entropy"},
+                                {"args", {"a", "b"}},
+                                {"weight", "c"}})),
+            "");
+  EXPECT_EQ(problemOf(callPlan(
+                {{"fn", "kl_div"}, {"args", {"a", "b"}}, {"weight", "c"}})),
+            "/steps/4/weight: 'kl_div' takes no weight");
+  EXPECT_EQ(problemOf(callPlan({{"fn", "add_mm"}, {"args", {"a", "b"}}}))
+                .rfind("/steps/4/fn: unknown function 'add_mm' (known: ", 0),
+            0u);
+}
+
 TEST(PlanValidator, DeviceSpecs) {
   for (const char *Good : {"cpu", "accel", "cuda", "cuda:1", "meta", "mps"})
     EXPECT_TRUE(isValidDeviceSpec(Good)) << Good;

@@ -1,5 +1,7 @@
 //===--- ProbeCliTest.cpp - torch-tidy-probe end to end -------------------===//
 
+#include "runtime/Verdict.h"
+
 #include <nlohmann/json.hpp>
 
 #include <gtest/gtest.h>
@@ -79,6 +81,10 @@ TEST(ProbeCli, ReplaysADirectoryOnTheMetaStandIn) {
   EXPECT_EQ(Report.at("backend"), "meta");
   EXPECT_EQ(Report.at("device"), "meta (stand-in)");
   EXPECT_TRUE(Report.at("inventory").is_object());
+  namespace plan = torch_tidy::plan;
+  auto Parsed = plan::parseVerdicts(Report);
+  EXPECT_TRUE(std::holds_alternative<plan::VerdictsDocument>(Parsed))
+      << std::get<plan::ValidationError>(Parsed).str();
   auto V = verdictsByFileName(Report);
   ASSERT_EQ(V.size(), 5u);
   EXPECT_EQ(V["add-cpu-accel.json"].at("verdict"), "confirmed");

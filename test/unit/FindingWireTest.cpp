@@ -22,6 +22,7 @@ Finding everyField() {
   F.Fixes = {{span("/src/a b.cpp", 10, 0), "x = "}};
   F.BuildDirectory = "/build";
   F.Plan = nlohmann::json{{"steps", {1, 2}}};
+  F.OperationNotReplayable = true;
   return F;
 }
 
@@ -59,6 +60,7 @@ TEST(FindingWire, EveryFieldSurvivesTheRoundTrip) {
   EXPECT_EQ(G.Fixes[0].Replacement, "x = ");
   EXPECT_EQ(G.BuildDirectory, "/build");
   EXPECT_EQ(G.Plan, F.Plan);
+  EXPECT_TRUE(G.OperationNotReplayable);
 }
 
 TEST(FindingWire, NoPlanStaysNoPlan) {

@@ -16,6 +16,16 @@ using test::offsetOf;
 using test::spanAt;
 using test::TempDir;
 
+/// A verdict as the probe reports one.
+plan::Verdict verdict(std::string Outcome, std::string Device,
+                      std::string Message) {
+  plan::Verdict V;
+  V.Outcome = std::move(Outcome);
+  V.Device = std::move(Device);
+  V.Message = std::move(Message);
+  return V;
+}
+
 const char Source[] = R"(#include <torch/torch.h>
 
 void f(torch::Tensor x, torch::Device d) {
@@ -117,7 +127,7 @@ TEST_F(OutputTest, TextMarksWarningsAsErrors) {
 
 TEST_F(OutputTest, TextAppendsTheVerdict) {
   Findings[0].Confirmation =
-      Verdict{"confirmed", "cuda:0 NVIDIA H200", "tensor still on cpu"};
+      verdict("confirmed", "cuda:0 NVIDIA H200", "tensor still on cpu");
   std::string Out = toText({Findings[0]});
   EXPECT_NE(Out.find("[device-discarded-to] confirmed on cuda:0 NVIDIA H200: "
                      "tensor still on cpu\n"),
@@ -164,7 +174,7 @@ TEST_F(OutputTest, JsonHasEveryField) {
 
 TEST_F(OutputTest, JsonSeverityAndVerdict) {
   Findings[0].IsError = Findings[0].IsWarningAsError = true;
-  Findings[1].Confirmation = Verdict{"not-reproduced", "meta", ""};
+  Findings[1].Confirmation = verdict("not-reproduced", "meta", "");
   json Out = json::parse(toJson(Findings));
   EXPECT_EQ(Out[0]["severity"], "error");
   EXPECT_EQ(Out[1]["verdict"]["verdict"], "not-reproduced");
@@ -304,7 +314,7 @@ TEST_F(OutputTest, SarifPathOutsideTheSourceRootIsAFileUri) {
 
 TEST_F(OutputTest, SarifAVerdictIsAProperty) {
   Findings[0].Confirmation =
-      Verdict{"confirmed", "cuda:0 NVIDIA H200", "tensor still on cpu"};
+      verdict("confirmed", "cuda:0 NVIDIA H200", "tensor still on cpu");
   json Out = json::parse(toSarif(Findings));
   const json &Props = Out["runs"][0]["results"][0]["properties"];
   EXPECT_EQ(Props["verdict"], "confirmed");
