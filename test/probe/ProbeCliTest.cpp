@@ -27,9 +27,16 @@ std::string slurp(const std::string &Path) {
   return Text.str();
 }
 
+/// A file of this test's own: ctest runs the tests of this file in parallel.
+std::string testFile(const std::string &Name) {
+  return ::testing::TempDir() + "/" +
+         ::testing::UnitTest::GetInstance()->current_test_info()->name() + "-" +
+         Name;
+}
+
 ProbeRun runProbe(const std::string &Args) {
-  std::string Out = ::testing::TempDir() + "/probe-stdout.txt";
-  std::string Err = ::testing::TempDir() + "/probe-stderr.txt";
+  std::string Out = testFile("probe-stdout.txt");
+  std::string Err = testFile("probe-stderr.txt");
   std::string Command = std::string(TORCH_TIDY_PROBE_EXE) + " " + Args + " >" +
                         Out + " 2>" + Err;
   int Status = std::system(Command.c_str());
@@ -108,7 +115,7 @@ TEST(ProbeCli, ReplaysADirectoryOnTheMetaStandIn) {
 }
 
 TEST(ProbeCli, AHungPlanIsKilledAndTheRestContinue) {
-  std::string Output = ::testing::TempDir() + "/isolation-verdicts.json";
+  std::string Output = testFile("isolation-verdicts.json");
   ProbeRun R = runProbe("--backend=meta --timeout=2 --output=" + Output + " " +
                    plans("isolation"));
   EXPECT_EQ(R.ExitCode, 2) << "an invalid plan makes the exit code 2";
@@ -128,7 +135,7 @@ TEST(ProbeCli, AHungPlanIsKilledAndTheRestContinue) {
 }
 
 TEST(ProbeCli, MalformedJsonIsAnInvalidVerdict) {
-  std::string Path = ::testing::TempDir() + "/malformed-plan.json";
+  std::string Path = testFile("malformed-plan.json");
   std::ofstream(Path) << "{ not json";
   ProbeRun R = runProbe("--backend=meta " + Path);
   EXPECT_EQ(R.ExitCode, 2);
