@@ -2,11 +2,14 @@
 
 #include "Confirmation.h"
 #include "FixApplier.h"
+#include "JsonFields.h"
 #include "plans/ReplayPlan.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/xxhash.h"
 #include <map>
 #include <tuple>
 
@@ -37,21 +40,29 @@ void namePlans(std::vector<Finding> &Findings, const std::string &SourceRoot) {
   for (Finding &F : Findings) {
     if (!F.Plan)
       continue;
-    std::string File = relativeTo(F.Where.File, SourceRoot);
-    (*F.Plan)["id"] = File + ":" + std::to_string(F.Where.Line) + ":" +
-                      std::to_string(F.Where.Column) + ":" + F.Check;
+    // The probe copies the id into its verdict as UTF-8: a file name that
+    // is not (Latin-1) must not make the two differ.
+    std::string File = validUtf8(relativeTo(F.Where.File, SourceRoot));
+    (*F.Plan)["id"] = validUtf8(File + ":" + std::to_string(F.Where.Line) +
+                                ":" + std::to_string(F.Where.Column) + ":" +
+                                F.Check);
     (*F.Plan)["location"] = {{"file", File},
                              {"line", F.Where.Line},
                              {"column", F.Where.Column}};
   }
 }
 
-/// A file name for a plan id: path separators and colons become '_'.
+/// A file name for a plan id: path separators and colons become '_'. A name
+/// component holds at most 255 bytes, so a long id (a deep path) keeps its
+/// start and ends with a hash of the whole.
 static std::string planFileName(const std::string &Id) {
   std::string Name = Id;
   for (char &C : Name)
     if (C == '/' || C == ':' || C == ' ')
       C = '_';
+  if (Name.size() > 200)
+    Name = Name.substr(0, 180) + "-" +
+           llvm::utohexstr(llvm::xxh3_64bits(Id), /*LowerCase=*/true);
   return Name + ".json";
 }
 
@@ -66,7 +77,7 @@ llvm::Error writePlans(const std::vector<Finding> &Findings,
     llvm::SmallString<256> Path(Dir);
     llvm::sys::path::append(Path,
                             planFileName((*F.Plan)["id"].get<std::string>()));
-    if (llvm::Error Err = writeFileAtomically(Path, F.Plan->dump(2) + "\n"))
+    if (llvm::Error Err = writeFileAtomically(Path, dumpJson(*F.Plan) + "\n"))
       return Err;
   }
   return llvm::Error::success();
@@ -122,6 +133,14 @@ llvm::Expected<std::string> runProbe(const std::vector<Finding> &Findings,
   return Verdicts;
 }
 
+/// \p Object's string field \p Key; a field of another type reads as absent.
+static std::string stringField(const nlohmann::json &Object, const char *Key,
+                               const char *Default = "") {
+  auto It = Object.find(Key);
+  return It != Object.end() && It->is_string() ? It->get<std::string>()
+                                               : Default;
+}
+
 llvm::Error mergeVerdicts(std::vector<Finding> &Findings,
                           const std::string &VerdictsFile, bool Strict) {
   auto Buffer = llvm::MemoryBuffer::getFile(VerdictsFile);
@@ -134,7 +153,7 @@ llvm::Error mergeVerdicts(std::vector<Finding> &Findings,
       (*Buffer)->getBuffer().begin(), (*Buffer)->getBuffer().end(), nullptr,
       /*allow_exceptions=*/false);
   if (Document.is_discarded() || !Document.is_object() ||
-      Document.value("format", "") != "torch-tidy-verdicts" ||
+      stringField(Document, "format") != "torch-tidy-verdicts" ||
       !Document.contains("verdicts") || !Document["verdicts"].is_array())
     return llvm::createStringError(std::errc::invalid_argument,
                                    "'%s' is not a torch-tidy verdicts file",
@@ -143,11 +162,12 @@ llvm::Error mergeVerdicts(std::vector<Finding> &Findings,
   for (const nlohmann::json &Item : Document["verdicts"]) {
     if (!Item.is_object() || !Item.contains("id") || !Item["id"].is_string())
       continue;
-    std::string Message = Item.value("message", "");
+    std::string Message = stringField(Item, "message");
     if (Message.empty())
-      Message = Item.value("reason", "");
-    ById[Item["id"].get<std::string>()] = {Item.value("verdict", "inconclusive"),
-                                          Item.value("device", ""), Message};
+      Message = stringField(Item, "reason");
+    ById[Item["id"].get<std::string>()] = {
+        stringField(Item, "verdict", "inconclusive"),
+        stringField(Item, "device"), Message};
   }
   std::vector<Finding> Kept;
   for (Finding &F : Findings) {
