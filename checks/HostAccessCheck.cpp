@@ -9,6 +9,7 @@
 #include "clang/AST/ParentMapContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
+#include <optional>
 
 using namespace clang::ast_matchers;
 
@@ -19,20 +20,22 @@ using flow::PointerTake;
 namespace {
 
 /// The nearest parent of \p E that is not an implicit cast or parentheses.
-const DynTypedNode *parentOf(const Expr &E, ASTContext &Ctx,
-                             const Expr *&Child) {
+/// By value: a DynTypedNodeList holds a single parent inside itself, so a
+/// pointer to it dangles once the list is gone (ASan found that).
+std::optional<DynTypedNode> parentOf(const Expr &E, ASTContext &Ctx,
+                                     const Expr *&Child) {
   Child = &E;
   while (true) {
     DynTypedNodeList Parents = Ctx.getParents(*Child);
     if (Parents.size() != 1)
-      return nullptr;
+      return std::nullopt;
     const auto *Parent = Parents[0].get<Expr>();
     if (Parent && isa<ImplicitCastExpr, ParenExpr, ExprWithCleanups, CStyleCastExpr,
                       CXXStaticCastExpr, CXXReinterpretCastExpr>(Parent)) {
       Child = Parent;
       continue;
     }
-    return &Parents[0];
+    return Parents[0];
   }
 }
 
@@ -50,7 +53,7 @@ bool isHostReader(const FunctionDecl *Fn) {
 /// dereferenced, or handed to memcpy/std::copy or a container constructor.
 const Expr *hostReadAt(const Expr &E, ASTContext &Ctx) {
   const Expr *Child;
-  const DynTypedNode *Parent = parentOf(E, Ctx, Child);
+  std::optional<DynTypedNode> Parent = parentOf(E, Ctx, Child);
   if (!Parent)
     return nullptr;
   if (const auto *Subscript = Parent->get<ArraySubscriptExpr>())
@@ -79,7 +82,7 @@ const Expr *hostReadAt(const Expr &E, ASTContext &Ctx) {
 /// The pointer variable \p Call initialises, if any.
 const VarDecl *storedIn(const CXXMemberCallExpr &Call, ASTContext &Ctx) {
   const Expr *Child;
-  const DynTypedNode *Parent = parentOf(Call, Ctx, Child);
+  std::optional<DynTypedNode> Parent = parentOf(Call, Ctx, Child);
   const auto *Var = Parent ? Parent->get<VarDecl>() : nullptr;
   return Var && Var->getType()->isPointerType() ? Var : nullptr;
 }

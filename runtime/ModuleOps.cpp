@@ -107,9 +107,14 @@ void moduleTo(ModuleValue &M, const std::optional<at::Device> &Device,
 }
 
 Value memberOf(const ModuleValue &M, const std::string &Name) {
-  if (const at::Tensor *P = M.Module->named_parameters(false).find(Name))
+  // named_parameters() and named_buffers() return their dictionaries by
+  // value: they must outlive the pointer find() returns into them (ASan
+  // found a read of a destroyed temporary here).
+  auto Parameters = M.Module->named_parameters(false);
+  if (const at::Tensor *P = Parameters.find(Name))
     return *P;
-  if (const at::Tensor *B = M.Module->named_buffers(false).find(Name))
+  auto Buffers = M.Module->named_buffers(false);
+  if (const at::Tensor *B = Buffers.find(Name))
     return *B;
   if (auto It = M.UnregisteredTensors.find(Name);
       It != M.UnregisteredTensors.end())

@@ -15,7 +15,23 @@ namespace torch_tidy::plan {
 using nlohmann::json;
 
 std::string ValidationError::str() const {
-  return (Path.empty() ? std::string("/") : Path) + ": " + Problem;
+  // Keys and values quoted in the path and the problem may hold line breaks
+  // and other control characters: they are escaped, so the error stays one
+  // line.
+  std::string Line;
+  for (char C : (Path.empty() ? std::string("/") : Path) + ": " + Problem) {
+    unsigned char U = C;
+    if (U >= 0x20 && U != 0x7f) {
+      Line += C;
+      continue;
+    }
+    static const char Hex[] = "0123456789abcdef";
+    Line += C == '\n' ? "\\n"
+            : C == '\r' ? "\\r"
+            : C == '\t' ? "\\t"
+                        : std::string("\\x") + Hex[U >> 4] + Hex[U & 15];
+  }
+  return Line;
 }
 
 bool isValidDeviceSpec(const std::string &Spec) {
@@ -51,6 +67,14 @@ struct Failure {
 
 [[noreturn]] void fail(const std::string &Path, const std::string &Problem) {
   throw Failure{Path, Problem};
+}
+
+/// "/<key>" as a JSON pointer reference token: '~' and '/' escaped (RFC 6901).
+std::string token(const std::string &Key) {
+  std::string Out = "/";
+  for (char C : Key)
+    Out += C == '~' ? "~0" : C == '/' ? "~1" : std::string(1, C);
+  return Out;
 }
 
 std::string joinNames(const std::set<std::string> &Names) {
@@ -269,7 +293,7 @@ private:
         "description", "steps", "expect"};
     for (auto It = Plan.begin(); It != Plan.end(); ++It)
       if (!TopKeys.count(It.key()))
-        fail("/" + It.key(), "unknown field (known: " + joinNames(TopKeys) +
+        fail(token(It.key()), "unknown field (known: " + joinNames(TopKeys) +
                                  ")");
     const json &Format = require(Plan, "format", "");
     if (Format != kFormatName)
@@ -324,7 +348,7 @@ private:
     for (auto It = Expect.begin(); It != Expect.end(); ++It)
       if (It.key() != "kind" && It.key() != "step" &&
           (Extra == Keys.end() || !Extra->second.count(It.key())))
-        fail("/expect/" + It.key(), "unknown field for '" + Kind + "'");
+        fail("/expect" + token(It.key()), "unknown field for '" + Kind + "'");
     if (Kind == expect::DeviceAfter) {
       require(Expect, "device", "/expect");
       optionalDevice(Expect, "/expect");
@@ -370,7 +394,7 @@ private:
     for (auto It = Step.begin(); It != Step.end(); ++It)
       if (It.key() != "op" && It.key() != "id" && It.key() != "repeat" &&
           !Keys->second.count(It.key()))
-        fail(Path + "/" + It.key(), "unknown field for op '" + Op + "'");
+        fail(Path + token(It.key()), "unknown field for op '" + Op + "'");
     optionalInt(Step, "repeat", Path, 1, kMaxRepeat);
     std::string Id = checkId(Step, Path, opsNeedingId().count(Op) > 0);
 
@@ -614,7 +638,7 @@ private:
       if (!Members.is_object())
         fail(At, "must be an object {member: value}");
       for (auto It = Members.begin(); It != Members.end(); ++It) {
-        std::string MemberPath = At + "/" + It.key();
+        std::string MemberPath = At + token(It.key());
         static const std::regex Ident("[A-Za-z_][A-Za-z0-9_]*");
         if (!std::regex_match(It.key(), Ident))
           fail(MemberPath, "member names must be identifiers");
@@ -703,8 +727,10 @@ json loadPlanFile(const std::string &FileName) {
   json Plan;
   try {
     Plan = json::parse(In);
-  } catch (const json::parse_error &E) {
-    // nlohmann's message is one line: "[json.exception.parse_error.101] ...".
+  } catch (const json::exception &E) {
+    // A syntax error, or a number out of range ("1e309" is out_of_range.406,
+    // not a parse_error). nlohmann's message is one line:
+    // "[json.exception.parse_error.101] ...".
     throw PlanError(FileName + ": malformed JSON: " + E.what());
   }
   if (auto Error = validate(Plan))

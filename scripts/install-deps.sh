@@ -3,9 +3,10 @@
 # Idempotent: installs only packages that are missing; does nothing when all are present.
 set -euo pipefail
 
+# libclang-rt-19-dev: the sanitizer and libFuzzer runtimes (make sanitize, fuzz).
 packages=(
   clang-19 clang-tidy-19 libclang-19-dev libclang-cpp19-dev llvm-19-dev llvm-19-tools
-  libtorch-dev nlohmann-json3-dev libgtest-dev libgmock-dev
+  libclang-rt-19-dev libtorch-dev nlohmann-json3-dev libgtest-dev libgmock-dev
   cmake ninja-build python3 python3-yaml make
 )
 

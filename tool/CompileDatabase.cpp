@@ -7,6 +7,7 @@
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -17,19 +18,55 @@ namespace torch_tidy {
 
 using namespace clang::tooling;
 
+/// Makes each relative "directory" of \p Entries absolute, relative to the
+/// folder of the database \p File; true when one was. clang's loader keeps
+/// such a directory (say ".") as it is, so the files it lists would be
+/// relative to whatever directory torch-tidy runs in, and would not be found
+/// by the absolute paths the driver asks for.
+static bool anchorRelativeDirectories(llvm::json::Value &Entries,
+                                      llvm::StringRef File) {
+  llvm::json::Array *Array = Entries.getAsArray();
+  if (!Array)
+    return false;
+  llvm::SmallString<256> Base(File);
+  llvm::sys::fs::make_absolute(Base);
+  llvm::sys::path::remove_filename(Base);
+  bool Changed = false;
+  for (llvm::json::Value &Entry : *Array) {
+    llvm::json::Object *Object = Entry.getAsObject();
+    std::optional<llvm::StringRef> Dir =
+        Object ? Object->getString("directory") : std::nullopt;
+    if (!Dir || llvm::sys::path::is_absolute(*Dir))
+      continue;
+    llvm::SmallString<256> Absolute(Base);
+    llvm::sys::path::append(Absolute, *Dir);
+    llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
+    (*Object)["directory"] = std::string(Absolute);
+    Changed = true;
+  }
+  return Changed;
+}
+
 static llvm::Expected<std::unique_ptr<CompilationDatabase>>
 loadJsonFile(llvm::StringRef File) {
-  // clang's YAML-based loader accepts a truncated file (e.g. "[{...},") as
-  // the entries before the cut, printing a YAML error; reject it instead.
-  if (auto Text = llvm::MemoryBuffer::getFile(File))
-    if (auto Parsed = llvm::json::parse((*Text)->getBuffer()); !Parsed)
+  std::string Error;
+  std::unique_ptr<CompilationDatabase> Database;
+  if (auto Text = llvm::MemoryBuffer::getFile(File)) {
+    // clang's YAML-based loader accepts a truncated file (e.g. "[{...},") as
+    // the entries before the cut, printing a YAML error; reject it instead.
+    auto Parsed = llvm::json::parse((*Text)->getBuffer());
+    if (!Parsed)
       return llvm::createStringError(
           std::errc::invalid_argument, "cannot load compile database '%s': %s",
           File.str().c_str(), llvm::toString(Parsed.takeError()).c_str());
-  std::string Error;
-  std::unique_ptr<CompilationDatabase> Database =
-      JSONCompilationDatabase::loadFromFile(File, Error,
-                                            JSONCommandLineSyntax::AutoDetect);
+    if (anchorRelativeDirectories(*Parsed, File))
+      Database = JSONCompilationDatabase::loadFromBuffer(
+          llvm::formatv("{0}", *Parsed).str(), Error,
+          JSONCommandLineSyntax::AutoDetect);
+  }
+  if (!Database && Error.empty())
+    Database = JSONCompilationDatabase::loadFromFile(
+        File, Error, JSONCommandLineSyntax::AutoDetect);
   if (!Database)
     return llvm::createStringError(
         std::errc::invalid_argument, "cannot load compile database '%s': %s",

@@ -2,11 +2,14 @@
 
 #include "Confirmation.h"
 #include "FixApplier.h"
+#include "JsonFields.h"
 #include "runtime/Verdict.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/xxhash.h"
 #include <map>
 #include <tuple>
 
@@ -25,21 +28,29 @@ void namePlans(std::vector<Finding> &Findings, const std::string &SourceRoot) {
   for (Finding &F : Findings) {
     if (!F.Plan)
       continue;
-    std::string File = relativeTo(F.Where.File, SourceRoot);
-    (*F.Plan)["id"] = File + ":" + std::to_string(F.Where.Line) + ":" +
-                      std::to_string(F.Where.Column) + ":" + F.Check;
+    // The probe copies the id into its verdict as UTF-8: a file name that
+    // is not (Latin-1) must not make the two differ.
+    std::string File = validUtf8(relativeTo(F.Where.File, SourceRoot));
+    (*F.Plan)["id"] = validUtf8(File + ":" + std::to_string(F.Where.Line) +
+                                ":" + std::to_string(F.Where.Column) + ":" +
+                                F.Check);
     (*F.Plan)["location"] = {{"file", File},
                              {"line", F.Where.Line},
                              {"column", F.Where.Column}};
   }
 }
 
-/// A file name for a plan id: path separators and colons become '_'.
+/// A file name for a plan id: path separators and colons become '_'. A name
+/// component holds at most 255 bytes, so a long id (a deep path) keeps its
+/// start and ends with a hash of the whole.
 static std::string planFileName(const std::string &Id) {
   std::string Name = Id;
   for (char &C : Name)
     if (C == '/' || C == ':' || C == ' ')
       C = '_';
+  if (Name.size() > 200)
+    Name = Name.substr(0, 180) + "-" +
+           llvm::utohexstr(llvm::xxh3_64bits(Id), /*LowerCase=*/true);
   return Name + ".json";
 }
 
@@ -54,7 +65,7 @@ llvm::Error writePlans(const std::vector<Finding> &Findings,
     llvm::SmallString<256> Path(Dir);
     llvm::sys::path::append(Path,
                             planFileName((*F.Plan)["id"].get<std::string>()));
-    if (llvm::Error Err = writeFileAtomically(Path, F.Plan->dump(2) + "\n"))
+    if (llvm::Error Err = writeFileAtomically(Path, dumpJson(*F.Plan) + "\n"))
       return Err;
   }
   return llvm::Error::success();

@@ -42,7 +42,7 @@ void writeJson(llvm::raw_ostream &OS, const std::vector<Finding> &Findings) {
       Item["verdict"] = verdictJson(*F.Confirmation);
     Out.push_back(std::move(Item));
   }
-  OS << Out.dump(2) << "\n";
+  OS << dumpJson(Out) << "\n";
   OS.flush();
 }
 

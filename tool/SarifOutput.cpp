@@ -125,7 +125,11 @@ private:
     return nullptr;
   }
 
+  /// A span without a file (a compiler error about the command line) has no
+  /// physical location: SARIF regions start at line 1.
   nlohmann::json location(const Span &S, const Span *Extent) {
+    if (S.File.empty())
+      return nlohmann::json::object();
     return {{"physicalLocation",
              {{"artifactLocation", artifact(S.File)},
               {"region", region(S, Extent)}}}};
@@ -237,7 +241,9 @@ private:
                              {"ruleIndex", ruleIndex(F.Check)},
                              {"level", severity(F)},
                              {"message", {{"text", F.Message}}},
-                             {"locations", {location(F.Where, extentOf(F))}}};
+                             {"locations", nlohmann::json::array()}};
+    if (!F.Where.File.empty())
+      Result["locations"].push_back(location(F.Where, extentOf(F)));
     nlohmann::json Related = nlohmann::json::array();
     for (size_t I = 0; I < F.Notes.size(); ++I) {
       nlohmann::json Loc = location(F.Notes[I].Where, nullptr);
@@ -266,7 +272,7 @@ private:
 
 void writeSarif(llvm::raw_ostream &OS, const std::vector<Finding> &Findings,
                 const std::string &SourceRoot) {
-  OS << SarifBuilder(SourceRoot).build(Findings).dump(2) << "\n";
+  OS << dumpJson(SarifBuilder(SourceRoot).build(Findings)) << "\n";
   OS.flush();
 }
 
