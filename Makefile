@@ -34,12 +34,13 @@ FUZZ_BUILD ?= build-fuzz
 ASAN_BUILD ?= build-asan
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_SECONDS ?= 10
-# The sanitized tests: unit, probe and check fixtures; not e2e/, whose
-# subprocesses (stock clang-tidy with our plugin) cannot load ASan code.
+# The sanitized tests: unit, probe, check fixtures and replay plans; not e2e/,
+# whose subprocesses (stock clang-tidy with our plugin) cannot load ASan code,
+# nor the corpus gates (minutes each, and the fixtures cover the same code).
 # make test runs the unit and probe tests only: the fixtures would add about
 # six minutes (README.md, "Fuzzing and sanitizers").
-SANITIZE_TESTS ?= -E '^e2e/'
-SANITIZE_SMOKE_TESTS ?= -E '^(check|e2e)/'
+SANITIZE_TESTS ?= -E '^(e2e|corpus)/'
+SANITIZE_SMOKE_TESTS ?= -E '^(check|e2e|corpus|plans)/'
 SANITIZER_FLAGS = -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++-19
 
 fuzz-build: deps
