@@ -956,7 +956,7 @@ private:
     auto It = Current.Modules.find(&Module);
     const CXXRecordDecl *Record = api::heldModule(Module.getType());
     if (It == Current.Modules.end() || It->second.Device != Place::Accelerator ||
-        !Record || Facts.Context.value_or(CallContext()).Chain.size() > MaxCallDepth)
+        !Record || (Facts.Context && Facts.Context->Chain.size() >= MaxCallDepth))
       return;
     const CXXMethodDecl *Forward = forwardOf(Call, *Record);
     const FunctionDecl *Definition = Forward ? Forward->getDefinition() : nullptr;
@@ -964,7 +964,6 @@ private:
         Ctx.getSourceManager().isInSystemHeader(Definition->getLocation()))
       return;
     CallContext Context = contextOf(Call);
-    Context.ModuleMove = It->second.MovedAt;
     Context.Module = &Module;
     Context.ModuleDevice = moduleOutput(&Module);
     State Entry = arguments(Call, *Definition, Context);
@@ -973,8 +972,9 @@ private:
     llvm::erase_if(Context.Arguments, [](const auto &Argument) {
       return Argument.second.Device == Place::Cpu;
     });
-    for (auto It = Entry.Tensors.begin(); It != Entry.Tensors.end();)
-      It = It->second.Device == Place::Cpu ? Entry.Tensors.erase(It) : std::next(It);
+    for (auto Param = Entry.Tensors.begin(); Param != Entry.Tensors.end();)
+      Param = Param->second.Device == Place::Cpu ? Entry.Tensors.erase(Param)
+                                                 : std::next(Param);
     const api::Registrations &Registered = registrationsOf(*Record, Ctx);
     for (const FieldDecl *Field : Record->fields()) {
       if (!Registered.Fields.count(Field))

@@ -116,10 +116,9 @@ struct CallContext {
   std::vector<const CallExpr *> Chain;
   /// The arguments with a known device, and their values at the call.
   std::vector<std::pair<const Expr *, TensorValue>> Arguments;
-  /// A forward() of a module moved to an accelerator: the module, where it
-  /// was moved, and the device its registered members are on.
+  /// A forward() of a module moved to an accelerator: the module, and the
+  /// device its registered members are on.
   const ValueDecl *Module = nullptr;
-  const Expr *ModuleMove = nullptr;
   TensorValue ModuleDevice;
 };
 
