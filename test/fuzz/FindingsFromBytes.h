@@ -136,9 +136,13 @@ private:
       F.Notes.push_back(
           {span(file(/*MayBeNone=*/true)), hostileString(In), edits()});
     F.Fixes = edits();
-    if (In.ConsumeBool())
-      F.Confirmation = Verdict{hostileString(In), hostileString(In),
-                               hostileString(In)};
+    if (In.ConsumeBool()) {
+      plan::Verdict V;
+      V.Outcome = hostileString(In);
+      V.Device = hostileString(In);
+      V.Message = hostileString(In);
+      F.Confirmation = V;
+    }
     F.Downgraded = In.ConsumeBool();
     return F;
   }
