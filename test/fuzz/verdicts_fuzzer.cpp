@@ -2,8 +2,8 @@
 //
 // Findings with and without replay plans, named as the driver names them and
 // written out as --emit-plans does (each must come back from its file), then
-// mergeVerdicts on a fuzzed verdicts file. The input is a line that describes
-// the findings (findingsFrom), then the verdicts file. In the file, "@0@" to "@3@"
+// mergeVerdicts on a fuzzed verdicts file. The input is a line describing the
+// findings (findingsFrom), then the verdicts file, in which "@0@" to "@3@"
 // stand for the ids of the findings' plans, so that the fuzzer reaches the
 // merge itself. A bad file is an error of one line that leaves the findings
 // alone; nothing throws.
