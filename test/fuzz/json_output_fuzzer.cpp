@@ -58,8 +58,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
           "a verdict when the probe judged");
     if (F.Confirmation) {
       checkString(Item["verdict"], "verdict", F.Confirmation->Outcome);
-      checkString(Item["verdict"], "device", F.Confirmation->Device);
-      checkString(Item["verdict"], "message", F.Confirmation->Message);
+      // The verdict schema leaves empty fields out.
+      if (!F.Confirmation->Device.empty())
+        checkString(Item["verdict"], "device", F.Confirmation->Device);
+      if (!F.Confirmation->Message.empty())
+        checkString(Item["verdict"], "message", F.Confirmation->Message);
     }
   }
   return 0;

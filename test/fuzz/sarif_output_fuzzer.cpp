@@ -149,8 +149,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
           "the verdict when the probe judged");
     if (F.Confirmation) {
       checkString(Result["properties"], "verdict", F.Confirmation->Outcome);
-      checkString(Result["properties"], "device", F.Confirmation->Device);
-      checkString(Result["properties"], "message", F.Confirmation->Message);
+      // The verdict schema leaves empty fields out.
+      if (!F.Confirmation->Device.empty())
+        checkString(Result["properties"], "device", F.Confirmation->Device);
+      if (!F.Confirmation->Message.empty())
+        checkString(Result["properties"], "message", F.Confirmation->Message);
     }
   }
   return 0;
