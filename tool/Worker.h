@@ -12,6 +12,7 @@
 #define TORCH_TIDY_TOOL_WORKER_H
 
 #include "Finding.h"
+#include "llvm/Support/Error.h"
 #include <string>
 #include <vector>
 

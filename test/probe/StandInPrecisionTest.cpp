@@ -60,7 +60,7 @@ json operandsOf(const std::string &Fn, size_t Arity) {
     return {factory("a", "cpu", {4}, "bool", "zeros"),
             factory("b", "accel", {4}), factory("c", "accel", {4})};
   if (Arity == 1)
-    return {factory("a", "accel", {4})};
+    return json::array({factory("a", "accel", {4})});
   json Operands = {factory("a", "accel", {4}), factory("b", "cpu", {4})};
   if (Arity == 3)
     Operands.push_back(factory("c", "accel", {4}));
