@@ -881,11 +881,8 @@ private:
   /// The facts of the function \p Call runs, in the context of what this
   /// call passes it.
   const FunctionFacts *callee(const CallExpr &Call) {
-    const FunctionDecl *Callee = Call.getDirectCallee();
-    const FunctionDecl *Definition = Callee ? Callee->getDefinition() : nullptr;
-    if (!Definition || !Definition->getBody() ||
-        api::isLibTorchInternal(Definition) ||
-        Ctx.getSourceManager().isInSystemHeader(Definition->getLocation()))
+    const FunctionDecl *Definition = userDefinition(Call.getDirectCallee());
+    if (!Definition)
       return nullptr;
     CallContext Context = contextOf(Call);
     State Entry = arguments(Call, *Definition, Context);
@@ -898,6 +895,17 @@ private:
       return &analyze(*Definition, Ctx);
     return &analyzeInContext(*Definition, Ctx, std::move(Entry),
                              std::move(Context));
+  }
+
+  /// The definition of \p Fn with its body, when it is the user's code (not
+  /// LibTorch's, not a system header's).
+  const FunctionDecl *userDefinition(const FunctionDecl *Fn) const {
+    const FunctionDecl *Definition = Fn ? Fn->getDefinition() : nullptr;
+    if (!Definition || !Definition->getBody() ||
+        api::isLibTorchInternal(Definition) ||
+        Ctx.getSourceManager().isInSystemHeader(Definition->getLocation()))
+      return nullptr;
+    return Definition;
   }
 
   /// The chain of calls that leads to \p Call.
@@ -958,10 +966,8 @@ private:
     if (It == Current.Modules.end() || It->second.Device != Place::Accelerator ||
         !Record || (Facts.Context && Facts.Context->Chain.size() >= MaxCallDepth))
       return;
-    const CXXMethodDecl *Forward = forwardOf(Call, *Record);
-    const FunctionDecl *Definition = Forward ? Forward->getDefinition() : nullptr;
-    if (!Definition || !Definition->getBody() ||
-        Ctx.getSourceManager().isInSystemHeader(Definition->getLocation()))
+    const FunctionDecl *Definition = userDefinition(forwardOf(Call, *Record));
+    if (!Definition)
       return;
     CallContext Context = contextOf(Call);
     Context.Module = &Module;
