@@ -34,6 +34,9 @@ FUZZ_BUILD ?= build-fuzz
 ASAN_BUILD ?= build-asan
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_SECONDS ?= 10
+# The smoke run in make test: this many inputs per fuzzer from seed 1, so that
+# CI is deterministic; make fuzz explores for FUZZ_SECONDS.
+FUZZ_SMOKE_RUNS ?= 20000
 # The sanitized tests: unit, probe, check fixtures and replay plans; not e2e/,
 # whose subprocesses (stock clang-tidy with our plugin) cannot load ASan code,
 # nor the corpus gates (minutes each, and the fixtures cover the same code).
@@ -51,7 +54,7 @@ fuzz: fuzz-build
 	bash test/fuzz/run-fuzzers.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
 fuzz-smoke: fuzz-build
-	bash test/fuzz/run-fuzzers.sh $(FUZZ_BUILD) $(FUZZ_SMOKE_SECONDS)
+	FUZZ_RUNS=$(FUZZ_SMOKE_RUNS) bash test/fuzz/run-fuzzers.sh $(FUZZ_BUILD) $(FUZZ_SMOKE_SECONDS)
 
 sanitize-build: deps
 	cmake -S . -B $(ASAN_BUILD) $(SANITIZER_FLAGS) -DTORCH_TIDY_SANITIZE=ON

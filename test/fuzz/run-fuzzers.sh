@@ -35,7 +35,14 @@ for target in "${targets[@]}"; do
   exe=$build/test/fuzz/$target
   work=$build/fuzz/$target
   mkdir -p "$work/corpus"
-  options=(-max_total_time="$seconds" -timeout=25 -rss_limit_mb=4096
+  # FUZZ_RUNS (the CI smoke run): a fixed number of inputs from a fixed seed,
+  # so that a run's verdict does not depend on the machine's speed or luck.
+  if [ -n "${FUZZ_RUNS:-}" ]; then
+    budget=(-runs="$FUZZ_RUNS" -seed=1)
+  else
+    budget=(-max_total_time="$seconds")
+  fi
+  options=("${budget[@]}" -timeout=25 -rss_limit_mb=4096
            -max_len="$(max_len "$target")" -print_final_stats=1
            -artifact_prefix="$work/")
   dict=$here/dict/${target%_fuzzer}.dict
