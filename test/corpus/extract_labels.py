@@ -13,7 +13,8 @@ import os
 import re
 import sys
 
-MARKER = re.compile(r"//.*\bBUG\((device-[a-z0-9-]+)\)")
+# Rule names: device-* and training-* (the training-loop rules of issue 13).
+MARKER = re.compile(r"//.*\bBUG\(((?:device|training)-[a-z0-9-]+)\)")
 
 
 def extract(paths):
