@@ -181,12 +181,13 @@ namespace {
 /// tools and must not switch torch-tidy's rules off.
 class TorchTidyFileOptionsProvider : public FileOptionsProvider {
 public:
-  TorchTidyFileOptionsProvider(ClangTidyOptions Defaults,
-                               ClangTidyOptions Overrides)
+  TorchTidyFileOptionsProvider(
+      ClangTidyOptions Defaults, ClangTidyOptions Overrides,
+      llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FileSystem)
       : FileOptionsProvider(ClangTidyGlobalOptions(), std::move(Defaults),
                             std::move(Overrides), configHandlers()) {
     // The handlers' constructor leaves the file system unset in LLVM 19.
-    FS = llvm::vfs::getRealFileSystem();
+    FS = std::move(FileSystem);
   }
 
 private:
@@ -242,13 +243,19 @@ public:
     return llvm::Error::success();
   }
 
-  std::unique_ptr<ClangTidyOptionsProvider> create() const {
+  /// \p FS resolves the names of the files analysed: give the one the
+  /// analysis runs on, whose working directory is the compile command's, so
+  /// that a file named relative to it finds its '.torch-tidy'.
+  std::unique_ptr<ClangTidyOptionsProvider>
+  create(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS =
+             llvm::vfs::getRealFileSystem()) const {
     if (Explicit)
       return std::make_unique<ConfigOptionsProvider>(
           ClangTidyGlobalOptions(),
           ClangTidyOptions::getDefaults().merge(Defaults, 0), *Explicit,
           Overrides);
-    return std::make_unique<TorchTidyFileOptionsProvider>(Defaults, Overrides);
+    return std::make_unique<TorchTidyFileOptionsProvider>(Defaults, Overrides,
+                                                          std::move(FS));
   }
 
 private:
@@ -284,10 +291,10 @@ private:
 std::vector<Finding> analyzeHere(const OptionsFactory &Options,
                                  const tooling::CompilationDatabase &Database,
                                  const std::string &File, SourceIndex &Index) {
-  ClangTidyContext Context(Options.create());
-  PlanCollector Plans; // the checks' recorder while this file is analysed
   llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS(
       new llvm::vfs::OverlayFileSystem(llvm::vfs::createPhysicalFileSystem()));
+  ClangTidyContext Context(Options.create(FS));
+  PlanCollector Plans; // the checks' recorder while this file is analysed
   std::vector<ClangTidyError> Errors =
       runClangTidy(Context, Database, {File}, FS, FixNotes);
   std::vector<Finding> Found;
