@@ -12,6 +12,8 @@
 #include "Finding.h"
 #include "FixApplier.h"
 #include "CrashReport.h"
+#include "Gate.h"
+#include "Merge.h"
 #include "Output.h"
 #include "PlanCollector.h"
 #include "Version.h"
@@ -435,7 +437,7 @@ static llvm::Error checkWritable(llvm::StringRef Path) {
 }
 
 static std::string render(const std::vector<Finding> &Findings,
-                          bool ToTerminal) {
+                          const Gate &Counted, bool ToTerminal) {
   std::string Text;
   llvm::raw_string_ostream OS(Text);
   switch (OutputFormat) {
@@ -449,10 +451,16 @@ static std::string render(const std::vector<Finding> &Findings,
   case Format::Json:
     writeJson(OS, Findings);
     break;
-  case Format::Sarif:
-    writeSarif(OS, Findings,
-               absolute(SourceRoot.empty() ? "." : SourceRoot.getValue()));
+  case Format::Sarif: {
+    std::string Root = absolute(SourceRoot.empty() ? "." : SourceRoot.getValue());
+    if (size_t LeftOut = writeSarif(OS, Counted.sarifFindings(),
+                                    Counted.sarifOptions(Root)))
+      llvm::errs() << "torch-tidy: warning: " << LeftOut
+                   << " results left out of the SARIF log, above GitHub code "
+                      "scanning's limit of "
+                   << GitHubMaxResultsPerRun << " per run\n";
     break;
+  }
   }
   return Text;
 }
@@ -521,6 +529,8 @@ static int runWorker(const OptionsFactory &Options,
 }
 
 int runDriver(int Argc, const char **Argv) {
+  if (Argc > 1 && llvm::StringRef(Argv[1]) == "merge")
+    return runMerge(llvm::ArrayRef(Argv + 2, Argv + Argc));
   // The user's arguments, for the workers, before anything consumes them.
   std::vector<std::string> Arguments(Argv + 1, Argv + Argc);
   llvm::InitLLVM Init(Argc, Argv);
@@ -528,7 +538,7 @@ int runDriver(int Argc, const char **Argv) {
   std::unique_ptr<tooling::CompilationDatabase> FromDashDash =
       tooling::FixedCompilationDatabase::loadFromCommandLine(Argc, Argv,
                                                              DashDashError);
-  cl::HideUnrelatedOptions(Category);
+  cl::HideUnrelatedOptions({&Category, &gateCategory()});
   cl::SetVersionPrinter(printVersion);
   if (!cl::ParseCommandLineOptions(Argc, Argv, Overview, &llvm::errs()))
     return 1;
@@ -564,9 +574,15 @@ int runDriver(int Argc, const char **Argv) {
     llvm::InitializeAllAsmParsers();
     return runWorker(Options, *Commands);
   }
+  auto Counted = Gate::fromOptions();
+  if (!Counted)
+    return fail(llvm::toString(Counted.takeError()));
+  if (llvm::Error Err = checkWritable(Counted->baselineToWrite()))
+    return fail(llvm::toString(std::move(Err)));
   std::vector<std::string> Files = filesToAnalyze(*Commands);
   if (Files.empty())
     return fail("the compile database lists no files");
+  Files = Counted->select(std::move(Files), SourcePaths.empty());
 
   unsigned Parallel = Jobs ? Jobs : llvm::hardware_concurrency().compute_thread_count();
   static int Anchor;
@@ -575,6 +591,10 @@ int runDriver(int Argc, const char **Argv) {
   std::vector<Finding> Findings = Analysis(Launcher).run(Files, Parallel);
 
   if (llvm::Error Err = confirm(Findings, Argv[0]))
+    return fail(llvm::toString(std::move(Err)));
+  if (llvm::Error Err = Counted->apply(
+          Findings, absolute(SourceRoot.empty() ? "." : SourceRoot.getValue()),
+          Quiet))
     return fail(llvm::toString(std::move(Err)));
 
   bool CompilerErrors = llvm::any_of(
@@ -588,7 +608,7 @@ int runDriver(int Argc, const char **Argv) {
     if (llvm::Error Err = exportFixes(Findings, asClangTidyErrors(Findings)))
       return fail(llvm::toString(std::move(Err)));
 
-  std::string Report = render(Findings, OutputFile.empty());
+  std::string Report = render(Findings, *Counted, OutputFile.empty());
   if (OutputFile.empty()) {
     llvm::outs() << Report;
     llvm::outs().flush();
