@@ -113,13 +113,17 @@ static llvm::Expected<std::string> mergeSarif(const std::vector<Report> &Reports
                                    "cannot merge: the reports hold no run");
   Merged["tool"]["driver"]["rules"] = Rules;
   Merged["results"] = sortedUnique(std::move(Results), [](const json &R) {
-    json Location = field(field(R, "locations"), 0);
+    json Locations = field(R, "locations");
+    json Location = Locations.is_array() && !Locations.empty() ? Locations[0]
+                                                               : json();
     json Physical = field(Location, "physicalLocation");
     json Region = field(Physical, "region");
+    auto Number = [&](const char *Key) {
+      return Region.is_object() ? Region.value(Key, 0u) : 0u; // absent: none
+    };
     return std::make_tuple(field(Physical, "artifactLocation").dump(),
-                           Region.value("startLine", 0u),
-                           Region.value("startColumn", 0u),
-                           R.value("ruleId", ""),
+                           Number("startLine"), Number("startColumn"),
+                           field(R, "ruleId").dump(),
                            field(R, "message").dump());
   });
   json Invocation = {{"executionSuccessful", Successful}};
