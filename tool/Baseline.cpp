@@ -1,6 +1,7 @@
 //===--- Baseline.cpp - Findings recorded to be ignored until they change -===//
 
 #include "Baseline.h"
+#include "FileContents.h"
 #include "FixApplier.h"
 #include "JsonFields.h"
 #include "llvm/ADT/StringExtras.h"
@@ -31,7 +32,7 @@ public:
   llvm::StringRef lineOf(const Span &S) {
     if (S.File.empty())
       return "";
-    llvm::StringRef Text = contents(S.File);
+    llvm::StringRef Text = Files.of(S.File);
     size_t Offset = std::min<size_t>(S.Offset, Text.size());
     size_t Start = Offset ? Text.rfind('\n', Offset - 1) : llvm::StringRef::npos;
     Start = Start == llvm::StringRef::npos ? 0 : Start + 1;
@@ -39,14 +40,7 @@ public:
   }
 
 private:
-  llvm::StringRef contents(const std::string &File) {
-    auto [It, Inserted] = Contents.try_emplace(File);
-    if (Inserted)
-      if (auto Buffer = llvm::MemoryBuffer::getFile(File))
-        It->second = (*Buffer)->getBuffer().str();
-    return It->second;
-  }
-  std::map<std::string, std::string> Contents;
+  FileContents Files;
 };
 
 /// The line without any whitespace: re-indenting or re-wrapping a

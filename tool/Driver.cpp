@@ -57,6 +57,8 @@ or compiler flags after '--'. Without files, -p analyzes every file of the
 database. Configuration comes from the nearest '.torch-tidy' file (the same
 YAML keys as '.clang-tidy'), --config or --config-file; a project's
 '.clang-tidy' is not read, so it cannot switch torch-tidy's rules off.
+
+'torch-tidy merge REPORT... -o FILE' joins the reports of --shard runs.
 )";
 
 static cl::list<std::string> SourcePaths(cl::Positional,

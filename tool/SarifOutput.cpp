@@ -5,9 +5,9 @@
 #include "Output.h"
 #include "Version.h"
 #include "CheckCatalog.h"
+#include "FileContents.h"
 #include "Fingerprint.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include <map>
 
@@ -269,13 +269,7 @@ private:
     return Prints;
   }
 
-  llvm::StringRef contents(const std::string &File) {
-    auto [It, Inserted] = Contents.try_emplace(File);
-    if (Inserted)
-      if (auto Buffer = llvm::MemoryBuffer::getFile(File))
-        It->second = (*Buffer)->getBuffer().str();
-    return It->second;
-  }
+  llvm::StringRef contents(const std::string &File) { return Files.of(File); }
 
   /// A finding of the baseline that is gone: the rule evaluated there found
   /// nothing ("kind": "pass"). It has a file but no line.
@@ -332,7 +326,7 @@ private:
   std::string SourceRoot;
   nlohmann::json Rules = nlohmann::json::array();
   std::map<std::string, unsigned> RuleIndex;
-  std::map<std::string, std::string> Contents;
+  FileContents Files;
   std::map<std::string, std::unique_ptr<LineHashes>> Hashes;
   size_t LeftOut = 0;
 };
