@@ -77,6 +77,9 @@ void FactoryWithoutDeviceCheck::report(const flow::FunctionFacts &Facts,
         << quoted(C->AcceleratorOperand, Ctx, "a tensor on " + Device)
         << (C->Accelerator.DeviceExpr ? quoted(C->Accelerator.DeviceExpr, Ctx)
                                       : std::string("its device"));
+    // Where the other tensor gets its device: a root cause too (a change
+    // there makes the finding new, see --diff).
+    noteAcceleratorOrigin(C->Accelerator, Ctx);
     noteCallChain(Facts, Ctx);
   }
   if (Strict)

@@ -4,10 +4,12 @@
 set -euo pipefail
 
 # libclang-rt-19-dev: the sanitizer and libFuzzer runtimes (make sanitize, fuzz).
+# git, meson, bear, pre-commit: the e2e tests of the CI gate (--diff, the compile
+# databases of Meson and Bear, the pre-commit hook).
 packages=(
   clang-19 clang-tidy-19 libclang-19-dev libclang-cpp19-dev llvm-19-dev llvm-19-tools
   libclang-rt-19-dev libtorch-dev nlohmann-json3-dev libgtest-dev libgmock-dev
-  cmake ninja-build python3 python3-yaml make
+  cmake ninja-build python3 python3-yaml make git meson bear pre-commit
 )
 
 missing=()

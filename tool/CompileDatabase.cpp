@@ -13,16 +13,32 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include <mutex>
+#include <optional>
 
 namespace torch_tidy {
 
 using namespace clang::tooling;
 
+/// \p Dir with a leading run of two or more slashes made one. POSIX leaves
+/// "//" implementation-defined and Linux reads it as "/", but llvm::sys::path
+/// reads "//x" as a network root name: a file "..p" in directory "//" would be
+/// listed as "//..p", a path without a root directory, so not absolute.
+static std::optional<std::string> collapseLeadingSlashes(llvm::StringRef Dir) {
+#ifdef _WIN32
+  return std::nullopt;
+#else
+  if (!Dir.starts_with("//"))
+    return std::nullopt;
+  return "/" + Dir.ltrim('/').str();
+#endif
+}
+
 /// Makes each relative "directory" of \p Entries absolute, relative to the
-/// folder of the database \p File; true when one was. clang's loader keeps
-/// such a directory (say ".") as it is, so the files it lists would be
-/// relative to whatever directory torch-tidy runs in, and would not be found
-/// by the absolute paths the driver asks for.
+/// folder of the database \p File, and each root-name-only one the root;
+/// true when one was. clang's loader keeps a relative directory (say ".") as
+/// it is, so the files it lists would be relative to whatever directory
+/// torch-tidy runs in, and would not be found by the absolute paths the
+/// driver asks for.
 static bool anchorRelativeDirectories(llvm::json::Value &Entries,
                                       llvm::StringRef File) {
   llvm::json::Array *Array = Entries.getAsArray();
@@ -36,7 +52,14 @@ static bool anchorRelativeDirectories(llvm::json::Value &Entries,
     llvm::json::Object *Object = Entry.getAsObject();
     std::optional<llvm::StringRef> Dir =
         Object ? Object->getString("directory") : std::nullopt;
-    if (!Dir || llvm::sys::path::is_absolute(*Dir))
+    if (!Dir)
+      continue;
+    if (std::optional<std::string> Root = collapseLeadingSlashes(*Dir)) {
+      (*Object)["directory"] = std::move(*Root);
+      Changed = true;
+      continue;
+    }
+    if (llvm::sys::path::is_absolute(*Dir))
       continue;
     llvm::SmallString<256> Absolute(Base);
     llvm::sys::path::append(Absolute, *Dir);

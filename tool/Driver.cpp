@@ -12,6 +12,8 @@
 #include "Finding.h"
 #include "FixApplier.h"
 #include "CrashReport.h"
+#include "Gate.h"
+#include "Merge.h"
 #include "Output.h"
 #include "PlanCollector.h"
 #include "Version.h"
@@ -55,6 +57,8 @@ or compiler flags after '--'. Without files, -p analyzes every file of the
 database. Configuration comes from the nearest '.torch-tidy' file (the same
 YAML keys as '.clang-tidy'), --config or --config-file; a project's
 '.clang-tidy' is not read, so it cannot switch torch-tidy's rules off.
+
+'torch-tidy merge REPORT... -o FILE' joins the reports of --shard runs.
 )";
 
 static cl::list<std::string> SourcePaths(cl::Positional,
@@ -181,12 +185,13 @@ namespace {
 /// tools and must not switch torch-tidy's rules off.
 class TorchTidyFileOptionsProvider : public FileOptionsProvider {
 public:
-  TorchTidyFileOptionsProvider(ClangTidyOptions Defaults,
-                               ClangTidyOptions Overrides)
+  TorchTidyFileOptionsProvider(
+      ClangTidyOptions Defaults, ClangTidyOptions Overrides,
+      llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FileSystem)
       : FileOptionsProvider(ClangTidyGlobalOptions(), std::move(Defaults),
                             std::move(Overrides), configHandlers()) {
     // The handlers' constructor leaves the file system unset in LLVM 19.
-    FS = llvm::vfs::getRealFileSystem();
+    FS = std::move(FileSystem);
   }
 
 private:
@@ -242,13 +247,19 @@ public:
     return llvm::Error::success();
   }
 
-  std::unique_ptr<ClangTidyOptionsProvider> create() const {
+  /// \p FS resolves the names of the files analysed: give the one the
+  /// analysis runs on, whose working directory is the compile command's, so
+  /// that a file named relative to it finds its '.torch-tidy'.
+  std::unique_ptr<ClangTidyOptionsProvider>
+  create(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS =
+             llvm::vfs::getRealFileSystem()) const {
     if (Explicit)
       return std::make_unique<ConfigOptionsProvider>(
           ClangTidyGlobalOptions(),
           ClangTidyOptions::getDefaults().merge(Defaults, 0), *Explicit,
           Overrides);
-    return std::make_unique<TorchTidyFileOptionsProvider>(Defaults, Overrides);
+    return std::make_unique<TorchTidyFileOptionsProvider>(Defaults, Overrides,
+                                                          std::move(FS));
   }
 
 private:
@@ -284,10 +295,10 @@ private:
 std::vector<Finding> analyzeHere(const OptionsFactory &Options,
                                  const tooling::CompilationDatabase &Database,
                                  const std::string &File, SourceIndex &Index) {
-  ClangTidyContext Context(Options.create());
-  PlanCollector Plans; // the checks' recorder while this file is analysed
   llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS(
       new llvm::vfs::OverlayFileSystem(llvm::vfs::createPhysicalFileSystem()));
+  ClangTidyContext Context(Options.create(FS));
+  PlanCollector Plans; // the checks' recorder while this file is analysed
   std::vector<ClangTidyError> Errors =
       runClangTidy(Context, Database, {File}, FS, FixNotes);
   std::vector<Finding> Found;
@@ -428,7 +439,7 @@ static llvm::Error checkWritable(llvm::StringRef Path) {
 }
 
 static std::string render(const std::vector<Finding> &Findings,
-                          bool ToTerminal) {
+                          const Gate &Counted, bool ToTerminal) {
   std::string Text;
   llvm::raw_string_ostream OS(Text);
   switch (OutputFormat) {
@@ -442,10 +453,16 @@ static std::string render(const std::vector<Finding> &Findings,
   case Format::Json:
     writeJson(OS, Findings);
     break;
-  case Format::Sarif:
-    writeSarif(OS, Findings,
-               absolute(SourceRoot.empty() ? "." : SourceRoot.getValue()));
+  case Format::Sarif: {
+    std::string Root = absolute(SourceRoot.empty() ? "." : SourceRoot.getValue());
+    if (size_t LeftOut = writeSarif(OS, Counted.sarifFindings(),
+                                    Counted.sarifOptions(Root)))
+      llvm::errs() << "torch-tidy: warning: " << LeftOut
+                   << " results left out of the SARIF log, above GitHub code "
+                      "scanning's limit of "
+                   << GitHubMaxResultsPerRun << " per run\n";
     break;
+  }
   }
   return Text;
 }
@@ -514,6 +531,8 @@ static int runWorker(const OptionsFactory &Options,
 }
 
 int runDriver(int Argc, const char **Argv) {
+  if (Argc > 1 && llvm::StringRef(Argv[1]) == "merge")
+    return runMerge(llvm::ArrayRef(Argv + 2, Argv + Argc));
   // The user's arguments, for the workers, before anything consumes them.
   std::vector<std::string> Arguments(Argv + 1, Argv + Argc);
   llvm::InitLLVM Init(Argc, Argv);
@@ -521,7 +540,7 @@ int runDriver(int Argc, const char **Argv) {
   std::unique_ptr<tooling::CompilationDatabase> FromDashDash =
       tooling::FixedCompilationDatabase::loadFromCommandLine(Argc, Argv,
                                                              DashDashError);
-  cl::HideUnrelatedOptions(Category);
+  cl::HideUnrelatedOptions({&Category, &gateCategory()});
   cl::SetVersionPrinter(printVersion);
   if (!cl::ParseCommandLineOptions(Argc, Argv, Overview, &llvm::errs()))
     return 1;
@@ -557,9 +576,15 @@ int runDriver(int Argc, const char **Argv) {
     llvm::InitializeAllAsmParsers();
     return runWorker(Options, *Commands);
   }
+  auto Counted = Gate::fromOptions();
+  if (!Counted)
+    return fail(llvm::toString(Counted.takeError()));
+  if (llvm::Error Err = checkWritable(Counted->baselineToWrite()))
+    return fail(llvm::toString(std::move(Err)));
   std::vector<std::string> Files = filesToAnalyze(*Commands);
   if (Files.empty())
     return fail("the compile database lists no files");
+  Files = Counted->select(std::move(Files), SourcePaths.empty());
 
   unsigned Parallel = Jobs ? Jobs : llvm::hardware_concurrency().compute_thread_count();
   static int Anchor;
@@ -568,6 +593,10 @@ int runDriver(int Argc, const char **Argv) {
   std::vector<Finding> Findings = Analysis(Launcher).run(Files, Parallel);
 
   if (llvm::Error Err = confirm(Findings, Argv[0]))
+    return fail(llvm::toString(std::move(Err)));
+  if (llvm::Error Err = Counted->apply(
+          Findings, absolute(SourceRoot.empty() ? "." : SourceRoot.getValue()),
+          Quiet))
     return fail(llvm::toString(std::move(Err)));
 
   bool CompilerErrors = llvm::any_of(
@@ -581,7 +610,7 @@ int runDriver(int Argc, const char **Argv) {
     if (llvm::Error Err = exportFixes(Findings, asClangTidyErrors(Findings)))
       return fail(llvm::toString(std::move(Err)));
 
-  std::string Report = render(Findings, OutputFile.empty());
+  std::string Report = render(Findings, *Counted, OutputFile.empty());
   if (OutputFile.empty()) {
     llvm::outs() << Report;
     llvm::outs().flush();

@@ -2,6 +2,7 @@
 
 #include "Finding.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include <algorithm>
 #include <tuple>
 
@@ -39,22 +40,49 @@ void SourceIndex::locate(Span &S) {
   std::tie(S.EndLine, S.EndColumn) = lineAndColumn(Starts, S.Offset + S.Length);
 }
 
-static Span makeSpan(const std::string &File, unsigned Offset, unsigned Length,
-                     SourceIndex &Index) {
-  Span S{File, Offset, Length};
-  Index.locate(S);
-  return S;
-}
+namespace {
+
+/// Makes spans of one diagnostic. clang names a file as its compile command
+/// does: a database whose "file" entries are relative to their "directory"
+/// (Meson's, many hand-written and Bazel ones) gives relative names, which
+/// the driver resolves against the build directory, as clang-tidy does.
+class SpanMaker {
+public:
+  SpanMaker(const std::string &BuildDirectory, SourceIndex &Index)
+      : BuildDirectory(BuildDirectory), Index(Index) {}
+
+  Span operator()(llvm::StringRef File, unsigned Offset, unsigned Length) {
+    Span S{absolute(File), Offset, Length};
+    Index.locate(S);
+    return S;
+  }
+
+private:
+  std::string absolute(llvm::StringRef File) const {
+    if (File.empty() || llvm::sys::path::is_absolute(File) ||
+        BuildDirectory.empty())
+      return File.str();
+    llvm::SmallString<256> Path(BuildDirectory);
+    llvm::sys::path::append(Path, File);
+    llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+    return std::string(Path);
+  }
+
+  const std::string &BuildDirectory;
+  SourceIndex &Index;
+};
+
+} // namespace
 
 static std::vector<Edit>
 toEdits(const llvm::StringMap<clang::tooling::Replacements> &Fix,
-        SourceIndex &Index) {
+        SpanMaker &MakeSpan) {
   std::vector<Edit> Edits;
   for (const auto &FileFixes : Fix)
     for (const clang::tooling::Replacement &R : FileFixes.second)
-      Edits.push_back({makeSpan(R.getFilePath().str(), R.getOffset(),
-                                R.getLength(), Index),
-                       R.getReplacementText().str()});
+      Edits.push_back(
+          {MakeSpan(R.getFilePath(), R.getOffset(), R.getLength()),
+           R.getReplacementText().str()});
   return Edits;
 }
 
@@ -68,14 +96,14 @@ Finding toFinding(const clang::tidy::ClangTidyError &Error,
               Error.IsWarningAsError;
   F.IsWarningAsError = Error.IsWarningAsError;
   F.BuildDirectory = Error.BuildDirectory;
-  F.Where = makeSpan(Message.FilePath, Message.FileOffset, 0, Index);
+  SpanMaker MakeSpan(F.BuildDirectory, Index);
+  F.Where = MakeSpan(Message.FilePath, Message.FileOffset, 0);
   for (const clang::tooling::FileByteRange &Range : Message.Ranges)
-    F.Ranges.push_back(
-        makeSpan(Range.FilePath, Range.FileOffset, Range.Length, Index));
-  F.Fixes = toEdits(Message.Fix, Index);
+    F.Ranges.push_back(MakeSpan(Range.FilePath, Range.FileOffset, Range.Length));
+  F.Fixes = toEdits(Message.Fix, MakeSpan);
   for (const clang::tooling::DiagnosticMessage &N : Error.Notes)
-    F.Notes.push_back({makeSpan(N.FilePath, N.FileOffset, 0, Index),
-                       N.Message, toEdits(N.Fix, Index)});
+    F.Notes.push_back({MakeSpan(N.FilePath, N.FileOffset, 0), N.Message,
+                       toEdits(N.Fix, MakeSpan)});
   return F;
 }
 

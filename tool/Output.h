@@ -3,6 +3,7 @@
 #ifndef TORCH_TIDY_TOOL_OUTPUT_H
 #define TORCH_TIDY_TOOL_OUTPUT_H
 
+#include "Baseline.h"
 #include "Finding.h"
 #include "llvm/Support/raw_ostream.h"
 #include <string>
@@ -18,10 +19,34 @@ void writeText(llvm::raw_ostream &OS, const std::vector<Finding> &Findings,
 /// One JSON object per finding, in an array.
 void writeJson(llvm::raw_ostream &OS, const std::vector<Finding> &Findings);
 
-/// SARIF 2.1.0 as GitHub code scanning reads it. Paths under \p SourceRoot are
-/// written relative to it.
-void writeSarif(llvm::raw_ostream &OS, const std::vector<Finding> &Findings,
-                const std::string &SourceRoot);
+/// GitHub code scanning rejects a SARIF run with more results than this
+/// (docs.github.com, "SARIF results exceed limit"; it shows the 5,000 most
+/// severe of them).
+inline constexpr size_t GitHubMaxResultsPerRun = 25000;
+
+struct SarifOptions {
+  std::string SourceRoot; // paths under it are written relative to it
+  /// automationDetails.id: GitHub's category of the analysis, which ends in
+  /// '/' (added as GitHub's upload action adds it). None when empty.
+  std::string Category;
+  /// With --baseline: the state of each finding, and the fixed ones.
+  const BaselineComparison *Baseline = nullptr;
+  /// Beyond this many results the least severe are left out, with a note.
+  size_t MaxResults = GitHubMaxResultsPerRun;
+};
+
+/// SARIF 2.1.0 as GitHub code scanning reads it; returns how many results
+/// were left out to stay within Options.MaxResults.
+size_t writeSarif(llvm::raw_ostream &OS, const std::vector<Finding> &Findings,
+                  const SarifOptions &Options);
+
+inline void writeSarif(llvm::raw_ostream &OS,
+                       const std::vector<Finding> &Findings,
+                       const std::string &SourceRoot) {
+  SarifOptions Options;
+  Options.SourceRoot = SourceRoot;
+  writeSarif(OS, Findings, Options);
+}
 
 /// The text appended to a finding's message once the probe has judged it.
 std::string verdictSuffix(const Finding &F);

@@ -5,10 +5,10 @@
 #include "Output.h"
 #include "Version.h"
 #include "CheckCatalog.h"
+#include "FileContents.h"
+#include "Fingerprint.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/xxhash.h"
 #include <map>
 
 namespace torch_tidy {
@@ -20,32 +20,43 @@ namespace {
 
 class SarifBuilder {
 public:
-  explicit SarifBuilder(std::string SourceRoot)
-      : SourceRoot(std::move(SourceRoot)) {
+  explicit SarifBuilder(const SarifOptions &Options)
+      : Options(Options), SourceRoot(Options.SourceRoot) {
     // Every rule is described, found or not, so code scanning knows them all.
     for (const auto &Info : checkCatalog())
       ruleIndex(Info.Name.str());
   }
 
   nlohmann::json build(const std::vector<Finding> &Findings) {
-    nlohmann::json Results = nlohmann::json::array();
-    for (const Finding &F : Findings)
-      Results.push_back(result(F));
+    std::vector<FindingIdentity> Identities = identify(Findings, SourceRoot);
+    std::vector<nlohmann::json> All;
+    for (size_t I = 0; I < Findings.size(); ++I)
+      All.push_back(result(Findings[I], Identities[I],
+                           Options.Baseline ? Options.Baseline->Unchanged[I]
+                                            : std::optional<bool>()));
+    if (Options.Baseline)
+      for (const FindingIdentity &Fixed : Options.Baseline->Absent)
+        All.push_back(absentResult(Fixed));
     nlohmann::json Driver = {{"name", "torch-tidy"},
                              {"version", TORCH_TIDY_VERSION},
                              {"informationUri", TORCH_TIDY_INFO_URI},
                              {"rules", Rules}};
+    nlohmann::json Invocation = invocation(Findings);
     nlohmann::json Run = {{"tool", {{"driver", Driver}}},
-                          {"invocations", {invocation(Findings)}},
                           {"columnKind", "utf16CodeUnits"},
-                          {"results", Results}};
+                          {"results", capped(std::move(All), Invocation)}};
+    Run["invocations"] = {Invocation};
     if (!SourceRoot.empty())
       Run["originalUriBaseIds"] = {
           {"SRCROOT", {{"uri", "file://" + uriEncode(withSlash(SourceRoot))}}}};
+    if (!Options.Category.empty())
+      Run["automationDetails"] = {{"id", withSlash(Options.Category)}};
     return {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
             {"version", "2.1.0"},
             {"runs", {Run}}};
   }
+
+  size_t leftOut() const { return LeftOut; }
 
 private:
   /// A path as a URI reference: bytes other than unreserved ones and '/'
@@ -69,6 +80,40 @@ private:
     if (Path.empty() || Path.back() != '/')
       Path += '/';
     return Path;
+  }
+
+  /// The results GitHub accepts: the most severe Options.MaxResults, in
+  /// their order; the others are left out with a notification.
+  nlohmann::json capped(std::vector<nlohmann::json> All,
+                        nlohmann::json &Invocation) {
+    if (All.size() <= Options.MaxResults)
+      return All;
+    auto Rank = [](const nlohmann::json &Result) {
+      std::string Level = Result["level"];
+      return Level == "error" ? 0 : Level == "warning" ? 1 : Level == "note" ? 2 : 3;
+    };
+    std::vector<size_t> Order(All.size());
+    for (size_t I = 0; I < Order.size(); ++I)
+      Order[I] = I;
+    std::stable_sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
+      return Rank(All[A]) < Rank(All[B]);
+    });
+    Order.resize(Options.MaxResults);
+    std::sort(Order.begin(), Order.end());
+    LeftOut = All.size() - Options.MaxResults;
+    nlohmann::json Kept = nlohmann::json::array();
+    for (size_t I : Order)
+      Kept.push_back(std::move(All[I]));
+    std::string Text =
+        std::to_string(LeftOut) + " of " + std::to_string(All.size()) +
+        " results are left out: GitHub code scanning rejects a run of more "
+        "than " + std::to_string(Options.MaxResults) +
+        " results, so only the most severe are written";
+    Invocation["toolExecutionNotifications"].push_back(
+        {{"level", "warning"},
+         {"message", {{"text", Text}}},
+         {"descriptor", {{"id", "torch-tidy-results-capped"}}}});
+    return Kept;
   }
 
   nlohmann::json artifact(const std::string &File) const {
@@ -209,34 +254,49 @@ private:
              {"artifactChanges", Changes}}};
   }
 
-  /// Stable across runs and unrelated edits: the rule, the file, the text of
-  /// the reported line (not its number) and the message.
-  std::string fingerprint(const Finding &F) {
-    std::string Key = F.Check + "\n" +
-                      artifact(F.Where.File)["uri"].get<std::string>() + "\n" +
-                      lineText(F.Where).str() + "\n" + F.Message;
-    unsigned &Seen = Occurrences[Key];
-    ++Seen;
-    return llvm::utohexstr(llvm::xxh3_64bits(Key), /*LowerCase=*/true) + ":" +
-           std::to_string(Seen);
+  /// GitHub's own hash of the primary line (Fingerprint.h), and ours, the
+  /// baseline's identity (Baseline.h): both survive edits elsewhere.
+  nlohmann::json fingerprints(const Finding &F, const FindingIdentity &Id) {
+    nlohmann::json Prints = {{"torchTidyFindingHash/v2", Id.fingerprint()}};
+    if (!F.Where.File.empty() && F.Where.Line > 0) {
+      auto [It, Inserted] = Hashes.try_emplace(F.Where.File);
+      if (Inserted)
+        It->second = std::make_unique<LineHashes>(contents(F.Where.File));
+      std::string Hash = It->second->forLine(F.Where.Line);
+      if (!Hash.empty())
+        Prints["primaryLocationLineHash"] = Hash;
+    }
+    return Prints;
   }
 
-  llvm::StringRef contents(const std::string &File) {
-    auto [It, Inserted] = Contents.try_emplace(File);
-    if (Inserted)
-      if (auto Buffer = llvm::MemoryBuffer::getFile(File))
-        It->second = (*Buffer)->getBuffer().str();
-    return It->second;
+  llvm::StringRef contents(const std::string &File) { return Files.of(File); }
+
+  /// A finding of the baseline that is gone: the rule evaluated there found
+  /// nothing ("kind": "pass"). It has a file but no line.
+  nlohmann::json absentResult(const FindingIdentity &Fixed) {
+    llvm::SmallString<256> File(Fixed.Path);
+    if (!llvm::sys::path::is_absolute(File)) {
+      File = SourceRoot;
+      llvm::sys::path::append(File, Fixed.Path);
+    }
+    std::string Text = "Fixed: this finding of the baseline is no longer found";
+    if (!Fixed.Line.empty())
+      Text += " (it was reported on '" + Fixed.Line + "')";
+    return {{"ruleId", Fixed.Rule},
+            {"ruleIndex", ruleIndex(Fixed.Rule)},
+            {"kind", "pass"},
+            {"level", "none"},
+            {"message", {{"text", Text}}},
+            {"locations",
+             {{{"physicalLocation",
+                {{"artifactLocation", artifact(std::string(File))}}}}}},
+            {"baselineState", "absent"},
+            {"partialFingerprints",
+             {{"torchTidyFindingHash/v2", Fixed.fingerprint()}}}};
   }
 
-  llvm::StringRef lineText(const Span &S) {
-    llvm::StringRef Text = contents(S.File);
-    size_t Start = Text.rfind('\n', S.Offset ? S.Offset - 1 : 0);
-    Start = (Start == llvm::StringRef::npos || S.Offset == 0) ? 0 : Start + 1;
-    return Text.substr(Start).split('\n').first.trim();
-  }
-
-  nlohmann::json result(const Finding &F) {
+  nlohmann::json result(const Finding &F, const FindingIdentity &Id,
+                        std::optional<bool> Unchanged) {
     nlohmann::json Result = {{"ruleId", F.Check},
                              {"ruleIndex", ruleIndex(F.Check)},
                              {"level", severity(F)},
@@ -254,26 +314,31 @@ private:
     if (!Related.empty())
       Result["relatedLocations"] = std::move(Related);
     Result["fixes"] = fixes(F);
-    Result["partialFingerprints"] = {{"torchTidyFindingHash/v1",
-                                      fingerprint(F)}};
+    Result["partialFingerprints"] = fingerprints(F, Id);
+    if (Unchanged)
+      Result["baselineState"] = *Unchanged ? "unchanged" : "new";
     if (F.Confirmation)
       Result["properties"] = verdictJson(*F.Confirmation);
     return Result;
   }
 
+  const SarifOptions &Options;
   std::string SourceRoot;
   nlohmann::json Rules = nlohmann::json::array();
   std::map<std::string, unsigned> RuleIndex;
-  std::map<std::string, unsigned> Occurrences;
-  std::map<std::string, std::string> Contents;
+  FileContents Files;
+  std::map<std::string, std::unique_ptr<LineHashes>> Hashes;
+  size_t LeftOut = 0;
 };
 
 } // namespace
 
-void writeSarif(llvm::raw_ostream &OS, const std::vector<Finding> &Findings,
-                const std::string &SourceRoot) {
-  OS << dumpJson(SarifBuilder(SourceRoot).build(Findings)) << "\n";
+size_t writeSarif(llvm::raw_ostream &OS, const std::vector<Finding> &Findings,
+                  const SarifOptions &Options) {
+  SarifBuilder Builder(Options);
+  OS << dumpJson(Builder.build(Findings)) << "\n";
   OS.flush();
+  return Builder.leftOut();
 }
 
 } // namespace torch_tidy

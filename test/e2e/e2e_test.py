@@ -859,6 +859,605 @@ class BadInputTest(ProjectTestCase):
         self.assertOneLineError(result, 'no input')
 
 
+# --- The CI gate: compile databases of every generator, baseline, diff,
+# --- shards, the GitHub Action, the pre-commit hook, CMake's clang-tidy hook.
+
+# One finding of device-discarded-to (line 5) and one of device-loop-copy-to
+# (line 11), which a .torch-tidy beside it switches off.
+LAYOUT_CPP = r'''#include <torch/torch.h>
+
+torch::Tensor discarded(torch::Device device) {
+  auto image = torch::rand({3, 4});
+  image.to(device);
+  return image * 2;
+}
+
+void loopCopy(std::vector<torch::Tensor> &batch, torch::Device device) {
+  for (auto t : batch)
+    t = t.to(device);
+}
+
+int main() {}
+'''
+LAYOUT_FINDING = (5, 3, 'device-discarded-to')
+ONLY_DISCARDED = "Checks: '-*,device-discarded-to'\n"
+
+
+def sarif_findings(log):
+    """[(uri, startLine, startColumn, ruleId)] of a SARIF log's results."""
+    out = []
+    for r in log['runs'][0]['results']:
+        physical = r['locations'][0]['physicalLocation']
+        region = physical.get('region', {})
+        out.append((physical['artifactLocation']['uri'],
+                    region.get('startLine'), region.get('startColumn'),
+                    r['ruleId']))
+    return sorted(out)
+
+
+def tool(*args, cwd=None, env=None):
+    """Runs a build tool (git, cmake, meson, bear, pre-commit); its output."""
+    proc = subprocess.run(list(args), cwd=cwd, env=env,
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          text=True, timeout=300)
+    if proc.returncode != 0:
+        raise AssertionError('%s failed (%d):\n%s' % (' '.join(args),
+                                                      proc.returncode,
+                                                      proc.stdout))
+    return proc.stdout
+
+
+def git(cwd, *args):
+    return tool('git', '-c', 'user.name=t', '-c', 'user.email=t@t',
+                '-c', 'init.defaultBranch=main', *args, cwd=cwd)
+
+
+def torch_include():
+    return [f for f in shlex.split(ARGS.flags) if f.startswith('-I')]
+
+
+def source_dir():
+    return os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__))))
+
+
+CMAKE_PROJECT = '''cmake_minimum_required(VERSION 3.16)
+project(x CXX)
+set(CMAKE_CXX_STANDARD 17)
+set(CMAKE_CXX_EXTENSIONS OFF)
+add_library(x OBJECT src/x.cpp)
+target_compile_options(x PRIVATE %s -include-pch %s)
+'''
+
+
+class GeneratorsTest(ProjectTestCase):
+    """The compile databases of CMake, Meson and Bear, analysed from another
+    directory: Meson's "file" entries are relative to "directory"."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.root = os.path.realpath(tempfile.mkdtemp(prefix='torch-tidy-e2e-'))
+        cls.addClassCleanup(shutil.rmtree, cls.root, True)
+        cls.sources, cls.builds = {}, {}
+        for generator in ('cmake', 'meson', 'bear'):
+            project = os.path.join(cls.root, generator)
+            cls.sources[generator] = write(os.path.join(project, 'src', 'x.cpp'),
+                                           LAYOUT_CPP)
+            write(os.path.join(project, 'src', '.torch-tidy'), ONLY_DISCARDED)
+            cls.builds[generator] = getattr(cls, generator)(project)
+        cls.text = {g: run(['-p', b], cwd='/') for g, b in cls.builds.items()}
+        cls.sarif = {g: run(['-p', b, '--format=sarif', '--source-root=' +
+                             os.path.dirname(os.path.dirname(cls.sources[g]))],
+                            cwd='/')
+                     for g, b in cls.builds.items()}
+
+    @staticmethod
+    def cmake(project):
+        write(os.path.join(project, 'CMakeLists.txt'),
+              CMAKE_PROJECT % (' '.join(torch_include()), ARGS.pch))
+        build = os.path.join(project, 'build')
+        tool('cmake', '-S', project, '-B', build, '-G', 'Ninja',
+             '-DCMAKE_CXX_COMPILER=' + ARGS.clang,
+             '-DCMAKE_EXPORT_COMPILE_COMMANDS=ON')
+        return build
+
+    @staticmethod
+    def meson(project):
+        args = ', '.join("'%s'" % a for a in
+                         torch_include() + ['-include-pch', ARGS.pch])
+        write(os.path.join(project, 'meson.build'),
+              "project('x', 'cpp', default_options: "
+              "['cpp_std=c++17', 'buildtype=plain'])\n"
+              "add_project_arguments(%s, language: 'cpp')\n"
+              "executable('x', 'src/x.cpp')\n" % args)
+        build = os.path.join(project, 'builddir')
+        tool('meson', 'setup', build, cwd=project,
+             env=dict(os.environ, CXX=ARGS.clang))
+        return build
+
+    @staticmethod
+    def bear(project):
+        write(os.path.join(project, 'Makefile'),
+              'x.o: src/x.cpp\n\t$(CXX) %s -c src/x.cpp -o x.o\n' %
+              ' '.join(flags()))
+        tool('bear', '--output', os.path.join(project, 'compile_commands.json'),
+             '--', 'make', 'CXX=' + ARGS.clang, cwd=project)
+        return project
+
+    def database(self, generator):
+        return json.loads(read(os.path.join(self.builds[generator],
+                                            'compile_commands.json')))
+
+    def test_the_layouts_are_the_generators_own(self):
+        cmake, meson, bear = (self.database(g)[0]
+                              for g in ('cmake', 'meson', 'bear'))
+        self.assertTrue(os.path.isabs(cmake['file']), cmake)
+        self.assertIn('command', cmake)
+        self.assertEqual(meson['file'], '../src/x.cpp')
+        self.assertEqual(meson['directory'], self.builds['meson'])
+        self.assertIn('arguments', bear)
+
+    def test_text_has_file_line_col_wherever_it_runs(self):
+        line, col, check = LAYOUT_FINDING
+        for generator, result in self.text.items():
+            with self.subTest(generator=generator):
+                self.assertNoCrash(result)
+                self.assertEqual(result.code, 0, result)
+                # The .torch-tidy beside the file is read: one rule only.
+                self.assertEqual(text_findings(result.out, 'all'),
+                                 [(self.sources[generator], line, col, check)],
+                                 result)
+                self.assertNotIn('Error reading configuration', result.err)
+
+    def test_sarif_uris_and_regions(self):
+        line, col, check = LAYOUT_FINDING
+        for generator, result in self.sarif.items():
+            with self.subTest(generator=generator):
+                self.assertEqual(result.code, 0, result)
+                self.assertEqual(sarif_findings(json.loads(result.out)),
+                                 [('src/x.cpp', line, col, check)], result)
+                self.assertNotIn('Error reading configuration', result.err)
+
+
+# The story of a gate. Commit A has three bugs; B inserts lines above them
+# and gives 'out' a device, which makes 'total' a fourth bug, reported on a
+# line B did not change; C fixes the first bug.
+def line_of(text, needle):
+    return text[:text.index(needle)].count('\n') + 1
+
+
+STORY_A = MAIN_CPP + r'''
+torch::Tensor accumulate(torch::Device device) {
+  auto total = torch::zeros({4});
+  auto out = torch::randn({4});
+  total += out;
+  return total;
+}
+
+int main() {
+  torch::Device device(torch::cuda::is_available() ? torch::kCUDA : torch::kCPU);
+  accumulate(device);
+}
+'''
+STORY_B = STORY_A.replace(
+    '#include <torch/torch.h>\n',
+    '#include <torch/torch.h>\n\n// Two lines inserted above\n// every old finding.\n'
+).replace('auto out = torch::randn({4});',
+          'auto out = torch::randn({4}, torch::device(device));')
+STORY_C = STORY_B.replace('  image.to(device);', '  image = image.to(device);')
+STORY_OLD = {'device-discarded-to', 'device-loop-copy-to',
+             'device-load-without-device'}
+STORY_NEW = (line_of(STORY_B, 'torch::zeros'), 16, 'device-factory-without-device')
+
+
+class GateTest(ProjectTestCase):
+    """Baseline, --diff, --diff-file and --line-filter on a real git
+    repository: only what a change introduces counts."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.paths = cls.make({'src/train.cpp': STORY_A})
+        cls.cpp = cls.paths['src/train.cpp']
+        git(cls.root, 'init', '-q')
+        git(cls.root, 'add', 'src/train.cpp', 'compile_commands.json')
+        git(cls.root, 'commit', '-q', '-m', 'A: three bugs')
+        cls.rev_a = git(cls.root, 'rev-parse', 'HEAD').strip()
+        cls.baseline = os.path.join(cls.root, 'torch-tidy-baseline.json')
+        cls.written = run(['-p', '.', '--write-baseline=' + cls.baseline],
+                          cwd=cls.root)
+        strict = '--warnings-as-errors=device-*'
+        cls.at_a = run(['-p', '.', '--baseline=' + cls.baseline, strict],
+                       cwd=cls.root)
+        write(cls.cpp, STORY_B)
+        git(cls.root, 'commit', '-q', '-am', 'B: a fourth bug, lines above')
+        cls.with_baseline = run(['-p', '.', '--baseline=' + cls.baseline,
+                                 strict], cwd=cls.root)
+        cls.with_diff = run(['-p', '.', '--diff=' + cls.rev_a, strict],
+                            cwd=cls.root)
+        patch = git(cls.root, 'diff', '-U0', cls.rev_a, 'HEAD')
+        cls.with_patch = Result(subprocess.run(
+            [ARGS.torch_tidy, '-p', '.', '--diff-file=-', strict],
+            cwd=cls.root, input=patch, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, text=True, timeout=300))
+        # Only the line of 'out', the root cause: clang-tidy's filter lets a
+        # finding through by its notes too.
+        out_line = line_of(STORY_B, 'auto out')
+        line_filter = '[{"name":"src/train.cpp","lines":[[%d,%d]]}]' % (
+            out_line, out_line)
+        cls.filtered = run(['--line-filter=' + line_filter, cls.cpp],
+                           cwd=cls.root)
+        cls.plugin_filtered = run(
+            ['--load=' + ARGS.plugin, '--checks=-*,device-*',
+             '--line-filter=' + line_filter, cls.cpp, '--'] + flags(),
+            cwd=cls.root, tool=ARGS.clang_tidy)
+        write(cls.cpp, STORY_C)
+        cls.fixed = run(['-p', '.', '--baseline=' + cls.baseline,
+                         '--format=sarif'], cwd=cls.root)
+
+    def test_write_baseline(self):
+        self.assertEqual(self.written.code, 0, self.written)
+        self.assertIn('wrote 3 findings to the baseline', self.written.err)
+        baseline = json.loads(read(self.baseline))
+        self.assertEqual(baseline['format'], 'torch-tidy-baseline')
+        self.assertEqual(baseline['version'], 1)
+        self.assertEqual({f['rule'] for f in baseline['findings']}, STORY_OLD)
+        for f in baseline['findings']:
+            self.assertEqual(f['path'], 'src/train.cpp')
+            self.assertEqual(set(f), {'rule', 'path', 'hash', 'occurrence', 'line'})
+        # One finding a line: a change of the baseline is a diff of lines.
+        self.assertEqual(len(read(self.baseline).splitlines()), 4 + 3 + 2)
+
+    def test_nothing_counts_on_the_commit_of_the_baseline(self):
+        self.assertEqual(self.at_a.code, 0, self.at_a)
+        self.assertEqual(text_findings(self.at_a.out, 'all'), [])
+
+    def test_baseline_reports_exactly_the_new_finding_and_fails(self):
+        r = self.with_baseline
+        self.assertNoCrash(r)
+        self.assertEqual(r.code, 1, r)
+        line, col, check = STORY_NEW
+        self.assertEqual(text_findings(r.out, 'all'),
+                         [(self.cpp, line, col, check)], r)
+        self.assertIn('1 warning treated as error', r.err)
+        self.assertIn('1 new finding; 3 findings in the baseline not shown', r.err)
+
+    def test_diff_agrees_through_the_note_on_the_changed_line(self):
+        for r in (self.with_diff, self.with_patch):
+            self.assertNoCrash(r)
+            self.assertEqual(r.code, 1, r)
+            self.assertEqual(text_findings(r.out, 'all'),
+                             text_findings(self.with_baseline.out, 'all'), r)
+            # Reported at 'total', which B did not change; a note is at 'out'.
+            self.assertIn('%s:%d:14: note: created on' % (
+                self.cpp, line_of(STORY_B, 'auto out')), r.out)
+
+    def test_line_filter_is_clang_tidys(self):
+        self.assertEqual(self.filtered.code, 0, self.filtered)
+        self.assertEqual(self.plugin_filtered.code, 0, self.plugin_filtered)
+        line, col, check = STORY_NEW
+        self.assertEqual(text_findings(self.filtered.out, 'all'),
+                         [(self.cpp, line, col, check)], self.filtered)
+        self.assertEqual(text_findings(self.plugin_filtered.out, 'all'),
+                         text_findings(self.filtered.out, 'all'),
+                         self.plugin_filtered)
+
+    def test_sarif_marks_the_fixed_finding_absent(self):
+        self.assertEqual(self.fixed.code, 0, self.fixed)
+        results = json.loads(self.fixed.out)['runs'][0]['results']
+        states = sorted((r['ruleId'], r['baselineState']) for r in results)
+        self.assertEqual(states, [
+            ('device-discarded-to', 'absent'),
+            ('device-factory-without-device', 'new'),
+            ('device-load-without-device', 'unchanged'),
+            ('device-loop-copy-to', 'unchanged')])
+        absent = [r for r in results if r['baselineState'] == 'absent'][0]
+        self.assertEqual(absent['locations'][0]['physicalLocation']
+                         ['artifactLocation']['uri'], 'src/train.cpp')
+        self.assertIn('image.to(device);', absent['message']['text'])
+        for r in results:
+            if r['baselineState'] != 'absent':
+                self.assertRegex(r['partialFingerprints']
+                                 ['primaryLocationLineHash'], r'^[0-9a-f]+:\d+$')
+
+    def test_bad_gate_options_are_one_line_errors(self):
+        cases = [
+            (['--shard=3/2'], 'K/N'),
+            (['--line-filter=[{"lines":[[1,2]]}]'], '--line-filter'),
+            (['--baseline=' + os.path.join(self.root, 'none.json')], 'none.json'),
+            (['--baseline=' + self.cpp], 'baseline'),
+            (['--diff=no-such-revision'], 'no-such-revision'),
+            (['--diff=' + self.rev_a, '--line-filter=[]'], 'give one'),
+            (['--write-baseline=x.json', '--shard=1/2'], '--write-baseline'),
+            (['--diff-file=' + os.path.join(self.root, 'none.patch')],
+             'none.patch'),
+        ]
+        for extra, word in cases:
+            with self.subTest(extra=extra):
+                r = run(['-p', '.'] + extra, cwd=self.root)
+                self.assertNoCrash(r)
+                self.assertEqual(r.code, 1, r)
+                errors = [l for l in r.err.splitlines()
+                          if l.startswith('torch-tidy: error:')]
+                self.assertEqual(len(errors), 1, r)
+                self.assertIn(word, errors[0], r)
+
+
+class ShardTest(ProjectTestCase):
+    """--shard=K/N parts merged with 'torch-tidy merge' give one run's SARIF."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.paths = cls.make({'src/main.cpp': MAIN_CPP,
+                              'src/train.cpp': STORY_B,
+                              'src/limited.cpp': LIMITED_CPP})
+        sarif = ['-p', cls.root, '--format=sarif', '-j', '2']
+        cls.whole = run(sarif, cwd=cls.root)
+        cls.parts = []
+        for k in (1, 2):
+            out = os.path.join(cls.root, 'part%d.sarif' % k)
+            cls.parts.append((out, run(sarif + ['--shard=%d/2' % k,
+                                                '--output=' + out],
+                                       cwd=cls.root)))
+        cls.merged_path = os.path.join(cls.root, 'all.sarif')
+        cls.merged = run(['merge', cls.parts[0][0], cls.parts[1][0],
+                          '-o', cls.merged_path], cwd=cls.root)
+
+    def test_parts_are_disjoint_and_cover_the_database(self):
+        files = []
+        for out, result in self.parts:
+            self.assertEqual(result.code, 0, result)
+            part = {f[0] for f in sarif_findings(json.loads(read(out)))}
+            self.assertTrue(part, 'every part analyses a file')
+            files.append(part)
+        self.assertFalse(files[0] & files[1])
+        self.assertEqual(files[0] | files[1], {
+            f[0] for f in sarif_findings(json.loads(self.whole.out))})
+
+    def test_merged_parts_are_one_run(self):
+        self.assertEqual(self.merged.code, 0, self.merged)
+        self.assertEqual(self.whole.code, 0, self.whole)
+        merged = json.loads(read(self.merged_path))['runs']
+        whole = json.loads(self.whole.out)['runs']
+        self.assertEqual(len(merged), 1)
+        self.assertEqual(merged[0]['results'], whole[0]['results'])
+        self.assertEqual(
+            sorted(r['id'] for r in merged[0]['tool']['driver']['rules']),
+            sorted(r['id'] for r in whole[0]['tool']['driver']['rules']))
+        self.assertEqual(merged[0]['invocations'], whole[0]['invocations'])
+
+    def test_merge_rejects_what_is_not_a_report(self):
+        r = run(['merge', self.parts[0][0], self.paths['src/main.cpp']],
+                cwd=self.root)
+        self.assertEqual(r.code, 1, r)
+        self.assertRegex(r.err, r'^torch-tidy: error: cannot merge .*main\.cpp')
+
+
+def github_expression(text, inputs, outputs):
+    """Evaluates the ${{ ... }} of text, for what action.yml uses:
+    inputs.NAME, steps.ID.outputs.NAME, strings, ==, !=, &&, || and
+    !cancelled() (false: the test is never cancelled)."""
+    def value(expr):
+        expr = re.sub(r'steps\.([\w-]+)\.outputs\.([\w-]+)',
+                      lambda m: repr(outputs.get(m.group(1), {})
+                                     .get(m.group(2), '')), expr)
+        expr = re.sub(r'inputs\.([\w-]+)',
+                      lambda m: repr(inputs[m.group(1)]), expr)
+        expr = expr.replace('!cancelled()', 'True')
+        expr = expr.replace('&&', ' and ').replace('||', ' or ')
+        return eval(expr, {'__builtins__': {}})
+    return re.sub(r'\$\{\{(.*?)\}\}', lambda m: str(value(m.group(1))), text)
+
+
+def github_condition(condition, inputs, outputs):
+    if condition is None:
+        return True
+    condition = str(condition).strip()
+    if not condition.startswith('${{'):
+        condition = '${{ %s }}' % condition
+    return github_expression(condition, inputs, outputs) == 'True'
+
+
+class ActionTest(ProjectTestCase):
+    """action.yml run offline as a runner would run it: each step's
+    condition, environment and command, with the torch-tidy of this build.
+    The upload step (another action) is checked, not run."""
+
+    @classmethod
+    def setUpClass(cls):
+        import yaml
+        cls.action = yaml.safe_load(read(os.path.join(source_dir(), 'action.yml')))
+        cls.paths = cls.make({'src/main.cpp': MAIN_CPP})
+        baseline = os.path.join(cls.root, 'baseline.json')
+        cls.written = run(['-p', cls.root, '--write-baseline=' + baseline],
+                          cwd=cls.root)
+        # One finding of the baseline fixed, a new one added.
+        write(cls.paths['src/main.cpp'], MAIN_CPP.replace(
+            'for (auto t : batch)', 'for (auto &t : batch)').replace(
+            'void resume', 'void more(torch::Tensor x, torch::Device d) {\n'
+            '  x.to(d);\n  x.sum();\n}\n\nvoid resume'))
+        cls.inputs = {name: spec.get('default', '')
+                      for name, spec in cls.action['inputs'].items()}
+        cls.inputs.update({'build-dir': cls.root, 'baseline': baseline,
+                           'torch-tidy': ARGS.torch_tidy})
+        temp = os.path.join(cls.root, 'runner-temp')
+        os.makedirs(temp)
+        cls.ran, cls.outputs, cls.skipped = {}, {}, []
+        for step in cls.action['runs']['steps']:
+            if not github_condition(step.get('if'), cls.inputs, cls.outputs):
+                cls.skipped.append(step['id'])
+                continue
+            if 'uses' in step:
+                cls.ran[step['id']] = step
+                continue
+            output_file = os.path.join(temp, step['id'] + '.out')
+            open(output_file, 'w').close()
+            env = dict(os.environ, GITHUB_ACTION_PATH=source_dir(),
+                       GITHUB_OUTPUT=output_file, RUNNER_TEMP=temp)
+            for name, text in step.get('env', {}).items():
+                env[name] = github_expression(str(text), cls.inputs, cls.outputs)
+            cls.ran[step['id']] = subprocess.run(
+                [step['shell'], '-c', step['run']], cwd=cls.root, env=env,
+                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                timeout=300)
+            cls.outputs[step['id']] = dict(
+                line.split('=', 1) for line in read(output_file).splitlines())
+
+    def states(self, sarif_path):
+        log = json.loads(read(sarif_path))
+        return sorted(r['baselineState'] for r in log['runs'][0]['results']
+                      if r['ruleId'] in CHECKS)
+
+    def test_a_composite_action_with_its_inputs(self):
+        self.assertEqual(self.action['runs']['using'], 'composite')
+        for name in ('build-dir', 'baseline', 'diff', 'args', 'sarif-category',
+                     'upload', 'torch-tidy'):
+            self.assertIn(name, self.action['inputs'])
+        for step in self.action['runs']['steps']:
+            self.assertTrue(step.get('name'), step)
+            if 'run' in step:
+                self.assertEqual(step['shell'], 'bash')
+                syntax = subprocess.run(['bash', '-n', '-c', step['run']])
+                self.assertEqual(syntax.returncode, 0, step['run'])
+
+    def test_a_given_torch_tidy_skips_install_and_build(self):
+        self.assertEqual(self.skipped, ['install', 'build'])
+
+    def test_the_analysis_writes_sarif_with_the_baseline(self):
+        proc = self.ran['analyse']
+        self.assertEqual(self.written.code, 0, self.written)
+        self.assertEqual(proc.returncode, 0, proc.stdout)
+        self.assertEqual(self.outputs['analyse']['exit-code'], '1', proc.stdout)
+        log = json.loads(read(self.outputs['analyse']['sarif']))
+        self.assertEqual(log['runs'][0]['automationDetails']['id'], 'torch-tidy/')
+        self.assertEqual(self.states(self.outputs['analyse']['sarif']),
+                         ['absent', 'new', 'unchanged', 'unchanged'])
+
+    def test_the_upload_has_no_absent_results(self):
+        self.assertEqual(self.ran['prepare'].returncode, 0,
+                         self.ran['prepare'].stdout)
+        self.assertEqual(self.states(self.outputs['prepare']['sarif']),
+                         ['new', 'unchanged', 'unchanged'])
+        step = self.ran['upload']
+        self.assertTrue(step['uses'].startswith(
+            'github/codeql-action/upload-sarif@'), step)
+        self.assertEqual(github_expression(step['with']['sarif_file'],
+                                           self.inputs, self.outputs),
+                         self.outputs['prepare']['sarif'])
+        self.assertEqual(github_expression(step['with']['category'],
+                                           self.inputs, self.outputs),
+                         'torch-tidy')
+
+    def test_the_job_fails_after_the_upload(self):
+        self.assertEqual(self.ran['gate'].returncode, 1, self.ran['gate'].stdout)
+        order = [s['id'] for s in self.action['runs']['steps']]
+        self.assertLess(order.index('upload'), order.index('gate'))
+
+
+class PreCommitTest(ProjectTestCase):
+    """.pre-commit-hooks.yaml through the real pre-commit, on a real git
+    repository: a staged bug stops the commit, its fix lets it through."""
+
+    @classmethod
+    def setUpClass(cls):
+        if not shutil.which('pre-commit'):
+            raise unittest.SkipTest('pre-commit is not installed')
+        cls.root = os.path.realpath(tempfile.mkdtemp(prefix='torch-tidy-e2e-'))
+        cls.addClassCleanup(shutil.rmtree, cls.root, True)
+        # The hook repository: this one's hooks file, committed.
+        hooks = os.path.join(cls.root, 'hooks')
+        os.makedirs(hooks)
+        shutil.copy(os.path.join(source_dir(), '.pre-commit-hooks.yaml'), hooks)
+        git(hooks, 'init', '-q')
+        git(hooks, 'add', '.')
+        git(hooks, 'commit', '-q', '-m', 'hooks')
+        rev = git(hooks, 'rev-parse', 'HEAD').strip()
+        # The project, its database in build/ as the hook's default expects.
+        project = os.path.join(cls.root, 'project')
+        cls.cpp = write(os.path.join(project, 'src', 'main.cpp'),
+                        'int main() {}\n')
+        write(os.path.join(project, 'build', 'compile_commands.json'),
+              json.dumps([{'directory': project, 'file': 'src/main.cpp',
+                           'arguments': [ARGS.clang] + flags() +
+                           ['-c', 'src/main.cpp']}]))
+        write(os.path.join(project, '.pre-commit-config.yaml'),
+              'repos:\n- repo: %s\n  rev: %s\n  hooks:\n  - id: torch-tidy\n'
+              % (hooks, rev))
+        git(project, 'init', '-q')
+        git(project, 'add', '.pre-commit-config.yaml', 'src/main.cpp')
+        git(project, 'commit', '-q', '-m', 'start')
+        env = dict(os.environ, PRE_COMMIT_HOME=os.path.join(cls.root, 'cache'),
+                   PATH=os.path.dirname(os.path.abspath(ARGS.torch_tidy)) +
+                   os.pathsep + os.environ['PATH'])
+        tool('pre-commit', 'install', cwd=project, env=env)
+
+        def commit(text, message):
+            write(cls.cpp, text)
+            git(project, 'add', 'src/main.cpp')
+            return subprocess.run(
+                ['git', '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit',
+                 '-q', '-m', message], cwd=project, env=env,
+                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                timeout=300)
+        cls.stopped = commit(LAYOUT_CPP, 'bugs')
+        cls.log_after_stop = git(project, 'log', '--format=%s')
+        fixed = (LAYOUT_CPP
+                 .replace('  image.to(device);', '  image = image.to(device);')
+                 .replace('for (auto t : batch)', 'for (auto &t : batch)'))
+        cls.passed = commit(fixed, 'fixed')
+        cls.log_after_pass = git(project, 'log', '--format=%s')
+
+    def test_a_staged_bug_stops_the_commit(self):
+        self.assertNotEqual(self.stopped.returncode, 0, self.stopped.stdout)
+        self.assertIn('Failed', self.stopped.stdout)
+        self.assertIn("src/main.cpp:5:3: error: result of 'to' is discarded",
+                      self.stopped.stdout)
+        self.assertEqual(self.log_after_stop.split(), ['start'])
+
+    def test_the_fixed_file_is_committed(self):
+        self.assertEqual(self.passed.returncode, 0, self.passed.stdout)
+        self.assertIn('Passed', self.passed.stdout)
+        self.assertEqual(self.log_after_pass.split(), ['fixed', 'start'])
+
+
+class CMakeHookTest(ProjectTestCase):
+    """CMAKE_CXX_CLANG_TIDY=torch-tidy: CMake runs it on each file it
+    compiles, in its own form (torch-tidy ... <file> -- <compiler command>)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.root = os.path.realpath(tempfile.mkdtemp(prefix='torch-tidy-e2e-'))
+        cls.addClassCleanup(shutil.rmtree, cls.root, True)
+        cls.cpp = write(os.path.join(cls.root, 'src', 'x.cpp'), LAYOUT_CPP)
+        write(os.path.join(cls.root, 'CMakeLists.txt'),
+              CMAKE_PROJECT % (' '.join(torch_include()), ARGS.pch))
+        cls.builds = {}
+        for name, tidy in (('warn', ARGS.torch_tidy),
+                           ('strict', ARGS.torch_tidy +
+                            ';--warnings-as-errors=device-*')):
+            build = os.path.join(cls.root, 'build-' + name)
+            tool('cmake', '-S', cls.root, '-B', build, '-G', 'Ninja',
+                 '-DCMAKE_CXX_COMPILER=' + ARGS.clang,
+                 '-DCMAKE_CXX_CLANG_TIDY=' + tidy)
+            cls.builds[name] = subprocess.run(
+                ['cmake', '--build', build], stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT, text=True, timeout=300)
+
+    def test_the_build_prints_the_findings(self):
+        build = self.builds['warn']
+        self.assertEqual(build.returncode, 0, build.stdout)
+        line, col, check = LAYOUT_FINDING
+        self.assertIn('%s:%d:%d: warning: ' % (self.cpp, line, col), build.stdout)
+        self.assertIn('[%s]' % check, build.stdout)
+        self.assertIn('[device-loop-copy-to]', build.stdout)
+
+    def test_warnings_as_errors_fail_the_build(self):
+        build = self.builds['strict']
+        self.assertNotEqual(build.returncode, 0, build.stdout)
+        self.assertIn('[device-discarded-to,-warnings-as-errors]', build.stdout)
+        self.assertIn('FAILED', build.stdout)
+
+
+
 def main():
     global ARGS
     parser = argparse.ArgumentParser(description=__doc__)

@@ -47,5 +47,27 @@ TEST(HostileCompileDatabase, EmptyEntryListsAnAbsolutePath) {
     EXPECT_TRUE(llvm::sys::path::is_absolute(File)) << File;
 }
 
+
+TEST(HostileCompileDatabase, RootNameOnlyDirectoryIsTheRoot) {
+  // The fuzzer's input: "directory": "//" and "file": "..p" listed "//..p",
+  // which llvm reads as a network root name, not an absolute path.
+  TempDir Dir;
+  Dir.write("build/compile_commands.json",
+            R"([{"directory": "//", "file": "..p", "command": "c++ -c ..p"},)"
+            R"( {"directory": "///usr//", "file": "x.cpp", "command": "c++ -c x.cpp"}])");
+  auto Db = loadFromBuildPath(Dir.file("build"));
+  ASSERT_TRUE(bool(Db)) << llvm::toString(Db.takeError());
+  std::vector<std::string> Files = (*Db)->getAllFiles();
+  std::sort(Files.begin(), Files.end());
+  EXPECT_EQ(Files, (std::vector<std::string>{"/..p", "/usr/x.cpp"}));
+  for (const std::string &File : Files) {
+    EXPECT_TRUE(llvm::sys::path::is_absolute(File)) << File;
+    std::vector<CompileCommand> Commands = (*Db)->getCompileCommands(File);
+    ASSERT_EQ(Commands.size(), 1u) << File;
+    EXPECT_TRUE(llvm::sys::path::is_absolute(Commands[0].Directory))
+        << Commands[0].Directory;
+  }
+}
+
 } // namespace
 } // namespace torch_tidy

@@ -280,7 +280,7 @@ TEST_F(OutputTest, SarifResult) {
   EXPECT_EQ(LoadRegion["endColumn"], 4);
   EXPECT_FALSE(Load.contains("relatedLocations"));
   EXPECT_TRUE(Load["fixes"].empty());
-  EXPECT_FALSE(Load["partialFingerprints"]["torchTidyFindingHash/v1"]
+  EXPECT_FALSE(Load["partialFingerprints"]["torchTidyFindingHash/v2"]
                    .get<std::string>()
                    .empty());
 }
@@ -325,7 +325,7 @@ std::vector<std::string> fingerprints(const json &Sarif) {
   std::vector<std::string> Out;
   for (const json &R : Sarif["runs"][0]["results"])
     Out.push_back(
-        R["partialFingerprints"]["torchTidyFindingHash/v1"].get<std::string>());
+        R["partialFingerprints"]["torchTidyFindingHash/v2"].get<std::string>());
   return Out;
 }
 

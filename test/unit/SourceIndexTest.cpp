@@ -147,5 +147,56 @@ TEST(SortAndDeduplicate, EmptyIsFine) {
   EXPECT_TRUE(Findings.empty());
 }
 
+TEST(ToFinding, ResolvesFilesRelativeToTheBuildDirectory) {
+  // Meson's database names "../src/x.cpp" in "directory": "<root>/build";
+  // clang reports every position with that relative name.
+  TempDir Dir;
+  std::string Source = Dir.write("src/x.cpp", "int a;\nint b;\n");
+  clang::tidy::ClangTidyError Error("device-discarded-to",
+                                    clang::tidy::ClangTidyError::Warning,
+                                    Dir.file("build"), false);
+  Error.Message.Message = "message";
+  Error.Message.FilePath = "../src/x.cpp";
+  Error.Message.FileOffset = 11;
+  clang::tooling::FileByteRange Range;
+  Range.FilePath = "../src/x.cpp";
+  Range.FileOffset = 11;
+  Range.Length = 1;
+  Error.Message.Ranges.push_back(Range);
+  llvm::consumeError(Error.Message.Fix["../src/x.cpp"].add(
+      clang::tooling::Replacement("../src/x.cpp", 7, 0, "const ")));
+  clang::tooling::DiagnosticMessage Note;
+  Note.Message = "note";
+  Note.FilePath = "../src/x.cpp";
+  Note.FileOffset = 4;
+  Error.Notes.push_back(Note);
+
+  SourceIndex Index;
+  Finding F = toFinding(Error, Index);
+  EXPECT_EQ(F.Where.File, Source);
+  EXPECT_EQ(F.Where.Line, 2u);
+  EXPECT_EQ(F.Where.Column, 5u);
+  ASSERT_EQ(F.Ranges.size(), 1u);
+  EXPECT_EQ(F.Ranges[0].File, Source);
+  ASSERT_EQ(F.Fixes.size(), 1u);
+  EXPECT_EQ(F.Fixes[0].Where.File, Source);
+  EXPECT_EQ(F.Fixes[0].Where.Line, 2u);
+  ASSERT_EQ(F.Notes.size(), 1u);
+  EXPECT_EQ(F.Notes[0].Where.File, Source);
+  EXPECT_EQ(F.Notes[0].Where.Line, 1u);
+  EXPECT_EQ(F.Notes[0].Where.Column, 5u);
+}
+
+TEST(ToFinding, KeepsAbsoluteAndEmptyPaths) {
+  clang::tidy::ClangTidyError Error("clang-diagnostic-error",
+                                    clang::tidy::ClangTidyError::Error,
+                                    "/build", false);
+  Error.Message.FilePath = "";
+  SourceIndex Index;
+  EXPECT_EQ(toFinding(Error, Index).Where.File, "");
+  Error.Message.FilePath = "/elsewhere/x.cpp";
+  EXPECT_EQ(toFinding(Error, Index).Where.File, "/elsewhere/x.cpp");
+}
+
 } // namespace
 } // namespace torch_tidy
