@@ -129,10 +129,10 @@ static llvm::Expected<std::string> mergeSarif(const std::vector<Report> &Reports
   json Invocation = {{"executionSuccessful", Successful}};
   if (!Notifications.empty())
     Invocation["toolExecutionNotifications"] = Notifications;
-  Merged["invocations"] = {Invocation};
+  Merged["invocations"] = json::array({Invocation});
   return dumpJson({{"$schema", Parsed.front()["$schema"]},
                    {"version", "2.1.0"},
-                   {"runs", {Merged}}}) +
+                   {"runs", json::array({Merged})}}) +
          "\n";
 }
 

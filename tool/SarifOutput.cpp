@@ -45,7 +45,7 @@ public:
     nlohmann::json Run = {{"tool", {{"driver", Driver}}},
                           {"columnKind", "utf16CodeUnits"},
                           {"results", capped(std::move(All), Invocation)}};
-    Run["invocations"] = {Invocation};
+    Run["invocations"] = nlohmann::json::array({Invocation});
     if (!SourceRoot.empty())
       Run["originalUriBaseIds"] = {
           {"SRCROOT", {{"uri", "file://" + uriEncode(withSlash(SourceRoot))}}}};
@@ -53,7 +53,7 @@ public:
       Run["automationDetails"] = {{"id", withSlash(Options.Category)}};
     return {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
             {"version", "2.1.0"},
-            {"runs", {Run}}};
+            {"runs", nlohmann::json::array({Run})}};
   }
 
   size_t leftOut() const { return LeftOut; }
@@ -197,7 +197,7 @@ private:
             {{"level", "error"},
              {"message", {{"text", F.Message}}},
              {"descriptor", {{"id", F.Check}}},
-             {"locations", {location(F.Where, nullptr)}}});
+             {"locations", nlohmann::json::array({location(F.Where, nullptr)})}});
     nlohmann::json Invocation = {
         {"executionSuccessful", Notifications.empty()}};
     if (!Notifications.empty())

@@ -78,13 +78,16 @@ TEST(AddedLines, NoPrefixQuotedPathsAndPlainDiffs) {
   const char Quoted[] = "diff --git \"a/s p\\303\\251.cpp\" \"b/s p\\303\\251.cpp\"\n"
                         "--- \"a/s p\\303\\251.cpp\"\n"
                         "+++ \"b/s p\\303\\251.cpp\"\n@@ -1 +1,2 @@\n-a\n+b\n+c\n";
-  const auto *Q = entry(addedLines(Quoted, "/r"), "/r/s p\xC3\xA9.cpp");
+  // entry() points into the filter list: keep it alive.
+  const auto QuotedFilter = addedLines(Quoted, "/r");
+  const auto *Q = entry(QuotedFilter, "/r/s p\xC3\xA9.cpp");
   ASSERT_TRUE(Q);
   EXPECT_EQ(Q->LineRanges, (Ranges{{1, 2}}));
   // diff -u: no "diff --git", so "b/" is a directory; a timestamp follows.
   const char Plain[] = "--- b/x.cpp\t2024-01-01 00:00:00\n"
                        "+++ b/x.cpp\t2024-01-02 00:00:00\n@@ -3,0 +4 @@\n+y\n";
-  const auto *P = entry(addedLines(Plain, "/r"), "/r/b/x.cpp");
+  const auto PlainFilter = addedLines(Plain, "/r");
+  const auto *P = entry(PlainFilter, "/r/b/x.cpp");
   ASSERT_TRUE(P);
   EXPECT_EQ(P->LineRanges, (Ranges{{4, 4}}));
   EXPECT_TRUE(addedLines("", "/r").empty());
