@@ -128,6 +128,10 @@ def main(argv):
             fix_rows.append([name, str(fix.get("fixable", "?")), str(fix["fixes_applied"]),
                              str(len(changed)),
                              str(len(changed) - len(before)), f"{len(after)}/{len(before)}", pct])
+            first = fix.get("fixable_first_run")
+            if first is not None and first != fix.get("fixable"):
+                fix_broken.append(f"- {name}: the fix run saw {fix.get('fixable')} findings "
+                                  f"with a fix, the first run {first}")
             fix_broken += [f"- {name}: {rel}: {r['error']}"
                            for rel, r in sorted(changed.items()) if r["before"] and not r["after"]]
             fixits += [f"- {name}: {rel}" for rel in fix.get("changed_by_compiler_fixits", [])]
@@ -179,7 +183,8 @@ def main(argv):
         md += table(["project", "findings with a fix", "fixes applied", "files changed",
                      "did not compile before", "still compile", "%"], fix_rows)
         if fix_broken:
-            md += ["", "Files that compiled before the fix and do not after:", ""] + fix_broken
+            md += ["", "Files that compiled before the fix and do not after (and fix runs "
+                   "that saw other fixes than the first run):", ""] + fix_broken
         if fixits:
             md += ["", "Files that only the compiler's own fix-its changed (in files with "
                    "errors; not counted):", ""] + fixits
