@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # Installs what torch-tidy needs to build and test, from Debian's archive.
 # Idempotent: installs only packages that are missing; does nothing when all are present.
+#   scripts/install-deps.sh [--realworld]
+# --realworld: also the headers the projects of scripts/realworld.sh include besides LibTorch
+# (not needed to build or test torch-tidy; CI does not install them). Without them most of
+# those files stop at a fatal "file not found", and the rules see a partial AST.
 set -euo pipefail
 
 # libclang-rt-19-dev: the sanitizer and libFuzzer runtimes (make sanitize, fuzz).
@@ -9,6 +13,19 @@ packages=(
   libclang-rt-19-dev libtorch-dev nlohmann-json3-dev libgtest-dev libgmock-dev
   cmake ninja-build python3 python3-yaml make
 )
+# OpenCV: nerf-libtorch, koba-jon/pytorch_cpp, LibtorchTutorials, libtorch-yolov5,
+# pytorch/examples. Eigen: OpenCV's optional interop. Boost, png++: koba-jon/pytorch_cpp.
+# yaml-cpp, fmt: pytorch/serve. spdlog, cppzmq: pytorch-cpp-rl. toml++: lattice-boltzmann.
+# cxxopts: libtorch-yolov5 (also vendored).
+realworld_packages=(
+  libopencv-dev libeigen3-dev libboost-dev libpng++-dev libyaml-cpp-dev libfmt-dev
+  libspdlog-dev cppzmq-dev libtomlplusplus-dev libcxxopts-dev
+)
+case ${1:-} in
+  "") ;;
+  --realworld) packages+=("${realworld_packages[@]}") ;;
+  *) echo "install-deps: unknown argument '$1' (only --realworld)" >&2; exit 2 ;;
+esac
 
 missing=()
 for p in "${packages[@]}"; do
