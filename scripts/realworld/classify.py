@@ -18,7 +18,9 @@ compiled here, 'clang++-19 -fsyntax-only' under nice, and their first error deci
 A cause is the dependency named by a header that was not found ('opencv2/core.hpp' file
 not found: OpenCV), "in-tree header off the include path (NAME)" when the project has a
 file of that name; else "other (in LibTorch or system headers)" when the first error is
-outside the project, else "other".
+outside the project; else, when the project's CMake asks for a later standard than the -std
+used, "the project's C++NN under -std=c++MM" (LibTorch 1.13's headers do not compile as
+C++20 here, so such a project's C++20 code cannot); else "other".
 """
 import collections
 import json
@@ -135,7 +137,13 @@ class IncludeGraph:
         return seen
 
 
-def cause_of(errors, root, tree_files):
+def newer_std(meta):
+    """The cause of an in-project error when the project wants a later -std than it got."""
+    wanted, used = meta.get("project_std", 17), meta.get("std", 17)
+    return f"the project's C++{wanted} under -std=c++{used}" if wanted > used else None
+
+
+def cause_of(errors, root, tree_files, meta):
     """The cause of a file's errors, [(path, message)] in order."""
     for _, message in errors:
         m = NOT_FOUND.search(message)
@@ -143,7 +151,7 @@ def cause_of(errors, root, tree_files):
             return dependency(m.group(1), tree_files)
     if errors and not os.path.normpath(errors[0][0]).startswith(root + os.sep):
         return OUTSIDE
-    return "other"
+    return newer_std(meta) or "other"
 
 
 def compile_errors(meta, tu):
@@ -190,7 +198,7 @@ def classify(meta, findings):
         mine = by_file.get(tu, []) + [e for p in sorted(closures[tu] - {tu})
                                       for e in by_file.get(p, [])]
         if mine:
-            causes[tu], first[tu] = cause_of(mine, root, tree_files), mine[0]
+            causes[tu], first[tu] = cause_of(mine, root, tree_files, meta), mine[0]
     if outside:
         unknown = [tu for tu in tus if tu not in causes]
         if unknown:
@@ -200,7 +208,7 @@ def classify(meta, findings):
             found = compile_errors(meta, tu)
             result["compiled"].append(os.path.relpath(tu, root))
             if found:
-                causes[tu], first[tu] = cause_of(found, root, tree_files), found[0]
+                causes[tu], first[tu] = cause_of(found, root, tree_files, meta), found[0]
     broken = set(causes)
     seen_by_broken = set().union(*(closures[tu] for tu in broken)) if broken else set()
     seen_by_sound = set().union(*(closures[tu] for tu in tus if tu not in broken))

@@ -23,7 +23,8 @@ for vendored files that no directory name gives away), becomes one entry:
     variables.
 
 Also writes OUT_DIR/files.json: the analysed files with their non-blank line counts, the
-include directories, and the flags (for the report and the fix check).
+include directories, the flags, the -std used and the one the project's CMake asks for (for
+the report and the fix check).
 """
 import fnmatch
 import glob
@@ -182,10 +183,9 @@ def main(argv):
     subdirs = [s.strip("/") for s in argv[3:] if not s.startswith("!")]
     excluded = [s[1:] for s in argv[3:] if s.startswith("!")]
     inc, quote = include_dirs(root)
-    std, defines = cmake_settings(root, subdirs)
+    project_std, defines = cmake_settings(root, subdirs)
     wanted_std = os.environ.get("REALWORLD_STD", "17")
-    if wanted_std != "auto":
-        std = int(wanted_std)
+    std = project_std if wanted_std == "auto" else int(wanted_std)
     flags = [f"-std=c++{std}"]
     flags += [f"-I{d}" for d in inc] + [a for d in quote for a in ("-iquote", d)]
     flags += [f"-I{d}" for d in EXTERNAL_INCLUDES] + defines
@@ -195,7 +195,8 @@ def main(argv):
     os.makedirs(out_dir, exist_ok=True)
     with open(os.path.join(out_dir, "compile_commands.json"), "w") as f:
         json.dump(entries, f, indent=1)
-    meta = {"root": root, "flags": flags, "std": std, "defines": defines,
+    meta = {"root": root, "flags": flags, "std": std, "project_std": project_std,
+            "defines": defines,
             "include_dirs": inc, "quote_dirs": quote,
             "files": {os.path.relpath(f, root): non_blank_lines(f) for f in files}}
     with open(os.path.join(out_dir, "files.json"), "w") as f:

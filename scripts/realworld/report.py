@@ -33,6 +33,11 @@ def load_json(path, default):
         return default
 
 
+def is_unexplained(cause):
+    """A cause that is no missing header: the report shows the first error of its files."""
+    return cause.startswith(("other", "the project's C++"))
+
+
 def is_finding(f):
     """A finding of torch-tidy's rules (not a compiler diagnostic, not a crash)."""
     check = f.get("check", "")
@@ -79,7 +84,7 @@ def main(argv):
         errors = load_json(os.path.join(out, "errors", key + ".json"), {})
         causes, suspect = errors.get("causes", {}), set(errors.get("suspect", []))
         others = [f"{rel}: {errors.get('first_error', {}).get(rel, '?')}"
-                  for rel, cause in sorted(causes.items()) if cause.startswith("other")]
+                  for rel, cause in sorted(causes.items()) if is_unexplained(cause)]
         if others:
             other_lines.append(f"- {name}:")
             other_lines += [f"  - {o}" for o in others[:MAX_OTHERS]]
@@ -171,8 +176,9 @@ def main(argv):
                     [[c, str(n), package_of(c) or "—"] for c, n in
                      sorted(cause_totals.items(), key=lambda kv: (-kv[1], kv[0]))])
     if other_lines:
-        md += ["", "An error of each file with other errors (the first the compiler gave, when "
-               "the file was compiled here to tell):", ""] + other_lines
+        md += ["", "An error of each file with other errors, or with the project's newer C++ "
+               "(the first the compiler gave, when the file was compiled here to tell):",
+               ""] + other_lines
     if fix_rows:
         md += ["", "## Fix check", "",
                "`torch-tidy --fix-errors` in a copy of each project (plain `--fix` applies "
