@@ -14,12 +14,15 @@ packages=(
   cmake ninja-build python3 python3-yaml make
 )
 # OpenCV: nerf-libtorch, koba-jon/pytorch_cpp, LibtorchTutorials, libtorch-yolov5,
-# pytorch/examples. Eigen: OpenCV's optional interop. Boost, png++: koba-jon/pytorch_cpp.
-# yaml-cpp, fmt: pytorch/serve. spdlog, cppzmq: pytorch-cpp-rl. toml++: lattice-boltzmann.
-# cxxopts: libtorch-yolov5 (also vendored).
+# pytorch/examples. Eigen: OpenCV's optional interop. Boost, png++, OpenMP (clang's omp.h):
+# koba-jon/pytorch_cpp. yaml-cpp, fmt: pytorch/serve. spdlog, cppzmq, msgpack: pytorch-cpp-rl.
+# toml++: lattice-boltzmann. cxxopts: libtorch-yolov5 (also vendored). RE2, sentencepiece,
+# double-conversion, utf8proc, pybind11 (and Python.h): pytorch/text.
 realworld_packages=(
-  libopencv-dev libeigen3-dev libboost-dev libpng++-dev libyaml-cpp-dev libfmt-dev
-  libspdlog-dev cppzmq-dev libtomlplusplus-dev libcxxopts-dev
+  libopencv-dev libeigen3-dev libboost-dev libpng++-dev libomp-19-dev libyaml-cpp-dev
+  libfmt-dev libspdlog-dev cppzmq-dev libmsgpack-cxx-dev libtomlplusplus-dev libcxxopts-dev
+  libre2-dev libsentencepiece-dev libdouble-conversion-dev libutf8proc-dev pybind11-dev
+  python3-dev
 )
 case ${1:-} in
   "") ;;

@@ -6,7 +6,8 @@
 Reads OUT_DIR/db/KEY/files.json (compdb.py) and OUT_DIR/KEY.json (torch-tidy's findings);
 writes OUT_DIR/errors/KEY.json:
   {"causes": {analysed file: cause}, "first_error": {analysed file: "path: message"},
-   "suspect": [files only broken files include], "compiled": [files compiled here to tell]}
+   "suspect": [files only broken files include], "compiled": [files compiled here to tell],
+   "installed": [causes whose Debian package is installed: it lacks the header wanted]}
 
 torch-tidy reports each compiler error once, where it is, without the file being analysed
 (clang-diagnostic-error findings). An error in a project file is charged to every analysed
@@ -56,7 +57,9 @@ DEPENDENCIES = [
     (r"^utf8proc\.h$", "utf8proc", "libutf8proc-dev"),
     (r"^pybind11/", "pybind11", "pybind11-dev"),
     (r"^Python\.h$", "Python", "python3-dev"),
-    (r"^msgpack\.hpp$", "msgpack", "libmsgpack-dev"),
+    (r"^msgpack\.hpp$", "msgpack", "libmsgpack-cxx-dev"),
+    (r"^common/common\.h$|^llama\.h$", "llama.cpp", ""),
+    (r"^tokenizers_cpp\.h$", "tokenizers-cpp", ""),
     (r"^cxxopts\.hpp$", "cxxopts", "libcxxopts-dev"),
     (r"^png\+\+/", "png++", "libpng++-dev"),
     (r"^(png|pngconf)\.h$", "libpng", "libpng-dev"),
@@ -220,7 +223,20 @@ def classify(meta, findings):
     result["first_error"] = {os.path.relpath(tu, root): f"{shown(path)}: {message}"
                              for tu, (path, message) in sorted(first.items())}
     result["suspect"] = sorted(seen_by_broken - seen_by_sound)
+    result["installed"] = sorted(c for c in set(causes.values()) if is_installed(package_of(c)))
     return result
+
+
+def is_installed(package):
+    """Whether Debian package \p package is installed here (dpkg-query)."""
+    if not package:
+        return False
+    try:
+        run = subprocess.run(["dpkg-query", "-W", "-f=${Status}", package],
+                             capture_output=True, text=True)
+    except OSError:
+        return False
+    return run.stdout.endswith("install ok installed")
 
 
 def main(argv):

@@ -9,7 +9,8 @@ for vendored files that no directory name gives away), becomes one entry:
 
     clang++ -std=c++NN -I<each directory of ROOT that holds headers, and its parents>
             -I/usr/include/torch/csrc/api/include -I/usr/include/opencv4
-            -I/usr/include/eigen3 [-D<the project's global CMake definitions>] -c FILE
+            -I/usr/include/eigen3 -I/usr/include/python3.N [-D<the project's global CMake
+            definitions>] -c FILE
 
   - vendored directories (third_party, external, ...) are left out of the file list but
     kept as include directories;
@@ -52,7 +53,8 @@ EXTERNAL_INCLUDES = [
     "/usr/include/torch/csrc/api/include",
     "/usr/include/opencv4",
     "/usr/include/eigen3",
-]
+] + sorted(glob.glob("/usr/include/python3.[0-9]*"),      # pybind11's <Python.h>: the newest
+           key=lambda d: int(d.rsplit(".", 1)[1]))[-1:]
 COMPILER = "clang++"
 
 
