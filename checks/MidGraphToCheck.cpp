@@ -212,6 +212,34 @@ static bool mayModify(const DeclRefExpr &Ref, ASTContext &Ctx) {
   return false;
 }
 
+/// Whether \p Move runs on some iterations of \p Loop only: it sits in a
+/// branch of an `if`, a `switch`, `?:`, or the right of `&&`/`||` inside the
+/// loop (a copy for logging or saving every N steps).
+static bool isConditionalInLoop(const Stmt &Move, const Stmt &Loop,
+                                ASTContext &Ctx) {
+  DynTypedNode Child = DynTypedNode::create(Move);
+  while (Child.get<Stmt>() != &Loop) {
+    DynTypedNodeList Parents = Ctx.getParents(Child);
+    if (Parents.empty())
+      return false;
+    DynTypedNode Parent = Parents[0];
+    // Null where the child is a declaration (`auto saved = m.to(d);`).
+    const Stmt *From = Child.get<Stmt>();
+    if (const auto *If = Parent.get<IfStmt>(); If && From != If->getCond())
+      return true;
+    if (Parent.get<SwitchCase>())
+      return true;
+    if (const auto *Choice = Parent.get<ConditionalOperator>();
+        Choice && From != Choice->getCond())
+      return true;
+    if (const auto *Logic = Parent.get<BinaryOperator>();
+        Logic && Logic->isLogicalOp() && From == Logic->getRHS())
+      return true;
+    Child = Parent;
+  }
+  return false;
+}
+
 void MidGraphToCheck::checkPerStepCopy(const MatchFinder::MatchResult &Result) {
   const auto *Move = Result.Nodes.getNodeAs<CXXMemberCallExpr>("perstep");
   const auto *Var = Result.Nodes.getNodeAs<VarDecl>("var");
@@ -226,7 +254,11 @@ void MidGraphToCheck::checkPerStepCopy(const MatchFinder::MatchResult &Result) {
     MovesDevice |= !isa<CXXDefaultArgExpr>(Arg) &&
                    (api::namesADevice(Arg->getType()) ||
                     api::isTensorOptionsType(Arg->getType()));
-  if (!MovesDevice)
+  if (!MovesDevice || isConditionalInLoop(*Move, *Loop, Ctx))
+    return;
+  // An optimizer given the tensor updates it in place at every step().
+  const Stmt *Body = utils::enclosingFunctionBody(*Move, Ctx);
+  if (!Body || optimizerOf(*Var, *Body, Ctx))
     return;
   auto Refs = match(findAll(declRefExpr(to(equalsNode(Var))).bind("ref")),
                     *Loop, Ctx);

@@ -1,6 +1,7 @@
 //===--- UnregisteredMemberCheck.cpp - device-unregistered-member ---------===//
 
 #include "UnregisteredMemberCheck.h"
+#include "api/ModuleContents.h"
 #include "api/ModuleRegistrations.h"
 #include "api/TorchApi.h"
 #include "plans/PlanBuilder.h"
@@ -35,6 +36,43 @@ MemberKind kindOf(const FieldDecl &Field) {
   return MemberKind::None;
 }
 
+/// Whether \p S is `this->field = <expr>;`.
+bool assignsField(const Stmt &S, const FieldDecl &Field) {
+  const auto *E = dyn_cast<Expr>(&S);
+  const auto *Assign =
+      E ? dyn_cast<CXXOperatorCallExpr>(E->IgnoreImplicit()) : nullptr;
+  if (!Assign || Assign->getOperator() != OO_Equal)
+    return false;
+  const auto *Member =
+      dyn_cast<MemberExpr>(Assign->getArg(0)->IgnoreParenImpCasts());
+  return Member && Member->getMemberDecl() == &Field &&
+         isa<CXXThisExpr>(Member->getBase()->IgnoreParenImpCasts());
+}
+
+/// Whether a statement of \p Body before the one holding \p Use assigns
+/// \p Field: `z = encode(x); ... decode(z);` reads what forward() wrote, on
+/// the input's device, whatever the member held before.
+bool writtenEarlier(const Expr &Use, const FieldDecl &Field,
+                    const CompoundStmt &Body, ASTContext &Ctx) {
+  const Stmt *Top = &Use;
+  while (true) {
+    DynTypedNodeList Parents = Ctx.getParents(*Top);
+    const Stmt *Parent = Parents.empty() ? nullptr : Parents[0].get<Stmt>();
+    if (!Parent)
+      return false;
+    if (Parent == &Body)
+      break;
+    Top = Parent;
+  }
+  for (const Stmt *S : Body.body()) {
+    if (S == Top)
+      return false;
+    if (assignsField(*S, Field))
+      return true;
+  }
+  return false;
+}
+
 /// The first use of \p Field in a forward() of the class, unless forward()
 /// moves it itself (`scale.to(x.device())`).
 const Expr *useInForward(const FieldDecl &Field, const CXXRecordDecl &Module,
@@ -67,6 +105,9 @@ const Expr *useInForward(const FieldDecl &Field, const CXXRecordDecl &Module,
       if (const auto *Assign = Parents[0].get<CXXOperatorCallExpr>();
           Assign && Assign->getOperator() == OO_Equal &&
           Assign->getArg(0)->IgnoreImplicit() == Use)
+        continue;
+      if (const auto *Body = dyn_cast<CompoundStmt>(Method->getBody());
+          Body && writtenEarlier(*Use, Field, *Body, Ctx))
         continue;
       if (!First)
         First = Use;
@@ -123,10 +164,20 @@ void UnregisteredMemberCheck::check(const MatchFinder::MatchResult &Result) {
     MemberKind Kind = kindOf(*Field);
     if (Kind == MemberKind::None || Registered.Fields.count(Field))
       continue;
+    // A parameter-free LibTorch module (a pooling, an activation) has
+    // nothing that Module::to moves or parameters() lists: only the training
+    // mode, if its forward() reads it, is what registering it changes.
+    api::ModuleContents Contents =
+        Kind == MemberKind::Submodule
+            ? api::contentsOf(api::heldModule(Field->getType()))
+            : api::ModuleContents::State;
+    if (Contents == api::ModuleContents::Nothing)
+      continue;
     const Expr *Use = useInForward(*Field, *Module, Ctx);
     if (!Use)
       continue;
     bool IsTensor = Kind == MemberKind::Tensor;
+    bool ModeOnly = Contents == api::ModuleContents::TrainingModeOnly;
     {
       auto Diag =
           diag(Field->getLocation(),
@@ -135,6 +186,11 @@ void UnregisteredMemberCheck::check(const MatchFinder::MatchResult &Result) {
                      "Module::to() does not move it, so after the module moves "
                      "to a GPU, forward() meets it on the CPU; register it "
                      "with register_buffer or register_parameter"
+               : ModeOnly
+                   ? "submodule '%0' of module '%1' is never registered: it "
+                     "has no parameters, but eval() does not reach it, so "
+                     "forward() keeps its training behaviour (random) after "
+                     "eval(); register it with register_module"
                    : "submodule '%0' of module '%1' is never registered: "
                      "Module::to() does not move it, parameters() does not "
                      "list it (an optimizer never trains it) and serialization "
@@ -151,8 +207,13 @@ void UnregisteredMemberCheck::check(const MatchFinder::MatchResult &Result) {
                   "(\"" + Field->getName().str() + "\", " + *Text + ")");
       }
     }
-    plans::recordPlan(getID(), Field->getLocation(), Ctx.getSourceManager(),
-                      unregisteredPlan(getID(), *Field, IsTensor));
+    // The plan format replays devices, not training modes.
+    if (ModeOnly)
+      plans::recordNotReplayable(getID(), Field->getLocation(),
+                                 Ctx.getSourceManager());
+    else
+      plans::recordPlan(getID(), Field->getLocation(), Ctx.getSourceManager(),
+                        unregisteredPlan(getID(), *Field, IsTensor));
     diag(Use->getBeginLoc(), "'%0' is used in forward() here",
          DiagnosticIDs::Note)
         << Field->getName();

@@ -3,7 +3,7 @@
 # reports crashes, compiler errors by cause, findings per rule and per KLoC, wall time.
 #
 #   scripts/realworld.sh [--src DIR] [--out DIR] [--jobs N] [--projects a,b] [--fix-check]
-#                        [--std N|auto] [--dry-run]
+#                        [--std N|auto] [--resume] [--dry-run]
 #
 #   --src DIR        where the projects' git directories are: DIR/owner+name/repo, a bare
 #                    git directory or a clone (default: $REALWORLD_SRC, else /work/.mirror).
@@ -14,12 +14,15 @@
 #                    databases), errors/ (files that did not compile, by cause), logs/, fix/
 #   --jobs N         torch-tidy -j N (default: the number of cores)
 #   --projects a,b   only these projects (owner/name, name or owner+name)
-#   --fix-check      also run torch-tidy --fix-errors in a copy of each project and check
-#                    that every changed file that compiled before still compiles
+#   --fix-check      also run torch-tidy --fix-errors in a copy of each project, on the
+#                    files whose findings have fixes (or include a header that has one), and
+#                    check that every changed file that compiled before still compiles
 #                    (clang++-19 -fsyntax-only)
 #   --std N          -std=c++N for every file (default 17); 'auto': the standard each
 #                    project's CMake asks for, when later than 17 (LibTorch 1.13's headers
 #                    do not compile as C++20 here)
+#   --resume         go on with an interrupted run in the same --out: the projects it
+#                    finished (with --fix-check: fix check included) are kept, not run again
 #   --dry-run        only write the trees and compile databases, and print the file counts
 #
 # No project's build system runs: scripts/realworld/compdb.py writes each compile database
@@ -50,6 +53,7 @@ jobs=$(nproc)
 only=""
 fix_check=0
 dry_run=0
+resume=0
 std=17
 while (($#)); do
   case $1 in
@@ -63,6 +67,7 @@ while (($#)); do
     --projects=*) only=${1#*=}; shift ;;
     --fix-check) fix_check=1; shift ;;
     --dry-run) dry_run=1; shift ;;
+    --resume) resume=1; shift ;;
     --std) std=${2:?--std needs 17, 20, 23 or auto}; shift 2 ;;
     --std=*) std=${1#*=}; shift ;;
     -h | --help) usage 0 ;;
@@ -91,12 +96,24 @@ for d in "$out/src" "$out/fix"; do
   printf "Checks: '-*,device-*'\n" >"$d/.torch-tidy"
 done
 runs=$out/runs.tsv
-: >"$runs"
-{
-  echo "Run of $(date -u '+%Y-%m-%d %H:%M UTC') on $(nproc) cores, torch-tidy -j $jobs, -std: $std."
-  ((dry_run)) || echo "torch-tidy: $tidy ($("$tidy" --version 2>&1 | head -n 1 || true))."
-  echo "Sources: $src; projects: $projects."
-} >"$out/run-info.txt"
+info=$out/run-info.txt
+if ((dry_run)); then
+  runs=$(mktemp)      # a dry run leaves the results of a real one alone
+  trap 'rm -f "$runs"' EXIT
+elif ((resume)) && [[ -s $info ]]; then
+  [[ -f $runs ]] || : >"$runs"
+  times=$(sed -n 's/^Resumed \([0-9]*\) times.*/\1/p' "$info")
+  sed -i '/^Resumed /d' "$info"
+  echo "Resumed $((${times:-0} + 1)) times (--resume), last $(date -u '+%Y-%m-%d %H:%M UTC')." \
+    >>"$info"
+else
+  : >"$runs"
+  {
+    echo "Run of $(date -u '+%Y-%m-%d %H:%M UTC') on $(nproc) cores, torch-tidy -j $jobs, -std: $std."
+    echo "torch-tidy: $tidy ($("$tidy" --version 2>&1 | head -n 1 || true))."
+    echo "Sources: $src; projects: $projects."
+  } >"$info"
+fi
 
 # wanted NAME: is this project selected by --projects?
 wanted() {
@@ -169,10 +186,32 @@ run_tidy() {
   unrunnable=1
 }
 
-# record KEY NAME COMMIT STATUS EXIT WALL NOTE
+# since START: seconds from $EPOCHREALTIME START to now.
+since() {
+  python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.1f}')" \
+    "$1" "$EPOCHREALTIME"
+}
+
+# record KEY NAME COMMIT STATUS EXIT WALL NOTE: the project's line in runs.tsv (replacing an
+# earlier one).
 record() {
+  forget "$1"
   local IFS=$'\t'
   echo "$*" >>"$runs"
+}
+
+# forget KEY: drops the project's line from runs.tsv.
+forget() {
+  awk -F '\t' -v key="$1" '$1 != key' "$runs" >"$runs.new" && mv "$runs.new" "$runs"
+}
+
+# finished KEY COMMIT: did an earlier run in this --out finish the project (with --fix-check,
+# its fix check too)?
+finished() {
+  awk -F '\t' -v key="$1" -v commit="$2" '$1 == key && $3 == commit && $4 == "ok" { found = 1 }
+    END { exit !found }' "$runs" &&
+    [[ -s $out/$1.json && -f $out/db/$1/files.json ]] &&
+    { ((!fix_check)) || [[ -f $out/fix/$1.result.json ]]; }
 }
 
 selected=0
@@ -185,7 +224,12 @@ while read -r name commit rest <&3; do
   rest=${rest%%#*}
   read -ra subdirs <<<"$rest"
   echo "== $name ${commit:0:12}${subdirs[*]:+ (${subdirs[*]})}"
+  if ((resume && !dry_run)) && finished "$key" "$commit"; then
+    echo "   finished by an earlier run: kept (--resume)"
+    continue
+  fi
   # Nothing of an earlier run counts.
+  forget "$key"
   rm -rf "$out/$key.json" "$out/errors/$key.json" "$out/fix/$key.result.json"
   if ! gitdir=$(git_dir "$name" "$commit"); then
     echo "   missing: no $src/$key/repo with commit $commit, and no clone; skipped"
@@ -207,8 +251,7 @@ while read -r name commit rest <&3; do
 
   start=$EPOCHREALTIME
   run_tidy "$out/logs/$key.log" "$out/$key.json" "$out/db/$key"
-  wall=$(python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.1f}')" \
-    "$start" "$EPOCHREALTIME")
+  wall=$(since "$start")
   status=ok note=""
   if ((rc == 126 || rc == 127)); then
     status=norun note="torch-tidy could not be executed: $(tail -n 1 "$out/logs/$key.log")"
@@ -224,17 +267,27 @@ while read -r name commit rest <&3; do
 
   if ((fix_check)); then
     scratch=$out/fix/$key
-    rm -rf "$scratch" "$scratch.db"
+    rm -rf "$scratch" "$scratch.db" "$scratch.json"
     cp -a "$out/src/$key" "$scratch"
     python3 "$helpers/compdb.py" "$scratch" "$scratch.db" "${subdirs[@]}" >/dev/null
-    # --fix-errors: with --fix alone, one file with compiler errors (there is one in most
-    # projects) stops every fix; a file that did not compile before is not held against
-    # the fix below.
-    run_tidy "$out/logs/$key.fix.log" "$scratch.json" "$scratch.db" --fix-errors
-    echo "   torch-tidy --fix-errors: exit $rc"
+    # Only the files whose analysis gives a fix are analysed again.
+    echo "   fix check: $(python3 "$helpers/fixcheck.py" --select "$out/db/$key/files.json" \
+      "$out/$key.json" "$scratch.db")"
+    rc=0
+    start=$EPOCHREALTIME
+    if grep -q '"file"' "$scratch.db/compile_commands.json"; then
+      # --fix-errors: with --fix alone, one file with compiler errors (there is one in most
+      # projects) stops every fix; a file that did not compile before is not held against
+      # the fix below.
+      run_tidy "$out/logs/$key.fix.log" "$scratch.json" "$scratch.db" --fix-errors
+      echo "   torch-tidy --fix-errors: exit $rc"
+    else
+      echo '[]' >"$scratch.json"
+    fi
     python3 "$helpers/fixcheck.py" "$out/db/$key/files.json" \
-      "$scratch.db/files.json" "$scratch.json" "$rc" "$scratch.result.json" ||
-      echo "   fixcheck.py failed: no fix check for this project"
+      "$scratch.db/files.json" "$scratch.json" "$rc" "$scratch.result.json" \
+      "$out/$key.json" || echo "   fixcheck.py failed: no fix check for this project"
+    echo "   fix check: $(since "$start")s"
   fi
 done 3<"$projects"
 ((selected)) || die "no project matches --projects '$only'"

@@ -6,7 +6,8 @@
 Reads OUT_DIR/db/KEY/files.json (compdb.py) and OUT_DIR/KEY.json (torch-tidy's findings);
 writes OUT_DIR/errors/KEY.json:
   {"causes": {analysed file: cause}, "first_error": {analysed file: "path: message"},
-   "suspect": [files only broken files include], "compiled": [files compiled here to tell]}
+   "suspect": [files only broken files include], "compiled": [files compiled here to tell],
+   "installed": [causes whose Debian package is installed: it lacks the header wanted]}
 
 torch-tidy reports each compiler error once, where it is, without the file being analysed
 (clang-diagnostic-error findings). An error in a project file is charged to every analysed
@@ -18,7 +19,9 @@ compiled here, 'clang++-19 -fsyntax-only' under nice, and their first error deci
 A cause is the dependency named by a header that was not found ('opencv2/core.hpp' file
 not found: OpenCV), "in-tree header off the include path (NAME)" when the project has a
 file of that name; else "other (in LibTorch or system headers)" when the first error is
-outside the project, else "other".
+outside the project; else, when the project's CMake asks for a later standard than the -std
+used, "the project's C++NN under -std=c++MM" (LibTorch 1.13's headers do not compile as
+C++20 here, so such a project's C++20 code cannot); else "other".
 """
 import collections
 import json
@@ -54,7 +57,9 @@ DEPENDENCIES = [
     (r"^utf8proc\.h$", "utf8proc", "libutf8proc-dev"),
     (r"^pybind11/", "pybind11", "pybind11-dev"),
     (r"^Python\.h$", "Python", "python3-dev"),
-    (r"^msgpack\.hpp$", "msgpack", "libmsgpack-dev"),
+    (r"^msgpack\.hpp$", "msgpack", "libmsgpack-cxx-dev"),
+    (r"^common/common\.h$|^llama\.h$", "llama.cpp", ""),
+    (r"^tokenizers_cpp\.h$", "tokenizers-cpp", ""),
     (r"^cxxopts\.hpp$", "cxxopts", "libcxxopts-dev"),
     (r"^png\+\+/", "png++", "libpng++-dev"),
     (r"^(png|pngconf)\.h$", "libpng", "libpng-dev"),
@@ -135,7 +140,13 @@ class IncludeGraph:
         return seen
 
 
-def cause_of(errors, root, tree_files):
+def newer_std(meta):
+    """The cause of an in-project error when the project wants a later -std than it got."""
+    wanted, used = meta.get("project_std", 17), meta.get("std", 17)
+    return f"the project's C++{wanted} under -std=c++{used}" if wanted > used else None
+
+
+def cause_of(errors, root, tree_files, meta):
     """The cause of a file's errors, [(path, message)] in order."""
     for _, message in errors:
         m = NOT_FOUND.search(message)
@@ -143,7 +154,7 @@ def cause_of(errors, root, tree_files):
             return dependency(m.group(1), tree_files)
     if errors and not os.path.normpath(errors[0][0]).startswith(root + os.sep):
         return OUTSIDE
-    return "other"
+    return newer_std(meta) or "other"
 
 
 def compile_errors(meta, tu):
@@ -190,7 +201,7 @@ def classify(meta, findings):
         mine = by_file.get(tu, []) + [e for p in sorted(closures[tu] - {tu})
                                       for e in by_file.get(p, [])]
         if mine:
-            causes[tu], first[tu] = cause_of(mine, root, tree_files), mine[0]
+            causes[tu], first[tu] = cause_of(mine, root, tree_files, meta), mine[0]
     if outside:
         unknown = [tu for tu in tus if tu not in causes]
         if unknown:
@@ -200,7 +211,7 @@ def classify(meta, findings):
             found = compile_errors(meta, tu)
             result["compiled"].append(os.path.relpath(tu, root))
             if found:
-                causes[tu], first[tu] = cause_of(found, root, tree_files), found[0]
+                causes[tu], first[tu] = cause_of(found, root, tree_files, meta), found[0]
     broken = set(causes)
     seen_by_broken = set().union(*(closures[tu] for tu in broken)) if broken else set()
     seen_by_sound = set().union(*(closures[tu] for tu in tus if tu not in broken))
@@ -212,7 +223,20 @@ def classify(meta, findings):
     result["first_error"] = {os.path.relpath(tu, root): f"{shown(path)}: {message}"
                              for tu, (path, message) in sorted(first.items())}
     result["suspect"] = sorted(seen_by_broken - seen_by_sound)
+    result["installed"] = sorted(c for c in set(causes.values()) if is_installed(package_of(c)))
     return result
+
+
+def is_installed(package):
+    """Whether Debian package \p package is installed here (dpkg-query)."""
+    if not package:
+        return False
+    try:
+        run = subprocess.run(["dpkg-query", "-W", "-f=${Status}", package],
+                             capture_output=True, text=True)
+    except OSError:
+        return False
+    return run.stdout.endswith("install ok installed")
 
 
 def main(argv):

@@ -9,7 +9,8 @@ for vendored files that no directory name gives away), becomes one entry:
 
     clang++ -std=c++NN -I<each directory of ROOT that holds headers, and its parents>
             -I/usr/include/torch/csrc/api/include -I/usr/include/opencv4
-            -I/usr/include/eigen3 [-D<the project's global CMake definitions>] -c FILE
+            -I/usr/include/eigen3 -I/usr/include/python3.N [-D<the project's global CMake
+            definitions>] -c FILE
 
   - vendored directories (third_party, external, ...) are left out of the file list but
     kept as include directories;
@@ -23,7 +24,8 @@ for vendored files that no directory name gives away), becomes one entry:
     variables.
 
 Also writes OUT_DIR/files.json: the analysed files with their non-blank line counts, the
-include directories, and the flags (for the report and the fix check).
+include directories, the flags, the -std used and the one the project's CMake asks for (for
+the report and the fix check).
 """
 import fnmatch
 import glob
@@ -51,7 +53,8 @@ EXTERNAL_INCLUDES = [
     "/usr/include/torch/csrc/api/include",
     "/usr/include/opencv4",
     "/usr/include/eigen3",
-]
+] + sorted(glob.glob("/usr/include/python3.[0-9]*"),      # pybind11's <Python.h>: the newest
+           key=lambda d: int(d.rsplit(".", 1)[1]))[-1:]
 COMPILER = "clang++"
 
 
@@ -182,10 +185,9 @@ def main(argv):
     subdirs = [s.strip("/") for s in argv[3:] if not s.startswith("!")]
     excluded = [s[1:] for s in argv[3:] if s.startswith("!")]
     inc, quote = include_dirs(root)
-    std, defines = cmake_settings(root, subdirs)
+    project_std, defines = cmake_settings(root, subdirs)
     wanted_std = os.environ.get("REALWORLD_STD", "17")
-    if wanted_std != "auto":
-        std = int(wanted_std)
+    std = project_std if wanted_std == "auto" else int(wanted_std)
     flags = [f"-std=c++{std}"]
     flags += [f"-I{d}" for d in inc] + [a for d in quote for a in ("-iquote", d)]
     flags += [f"-I{d}" for d in EXTERNAL_INCLUDES] + defines
@@ -195,7 +197,8 @@ def main(argv):
     os.makedirs(out_dir, exist_ok=True)
     with open(os.path.join(out_dir, "compile_commands.json"), "w") as f:
         json.dump(entries, f, indent=1)
-    meta = {"root": root, "flags": flags, "std": std, "defines": defines,
+    meta = {"root": root, "flags": flags, "std": std, "project_std": project_std,
+            "defines": defines,
             "include_dirs": inc, "quote_dirs": quote,
             "files": {os.path.relpath(f, root): non_blank_lines(f) for f in files}}
     with open(os.path.join(out_dir, "files.json"), "w") as f:

@@ -2,6 +2,8 @@
 """After 'torch-tidy --fix-errors' in a copy of a project: do the changed files still compile?
 
     fixcheck.py ORIG_FILES_JSON FIXED_FILES_JSON FIX_FINDINGS_JSON TIDY_EXIT RESULT_JSON
+                [FIRST_FINDINGS_JSON]
+    fixcheck.py --select ORIG_FILES_JSON FIRST_FINDINGS_JSON FIXED_DB_DIR
 
 ORIG_FILES_JSON and FIXED_FILES_JSON are the files.json that compdb.py wrote for the
 original tree and for the fixed copy (root, flags). Every file of the copy that a fix of
@@ -12,10 +14,17 @@ that only the compiler's own fix-its changed (--fix-errors applies those of clan
 errors too, e.g. a typo correction) are listed, not compiled.
 TIDY_EXIT is the exit status of the 'torch-tidy --fix-errors' run: one that died (>= 128, or no
 FIX_FINDINGS_JSON) is recorded as a crash.
+FIRST_FINDINGS_JSON, the findings of the run on the original tree, gives "fixable_first_run":
+the fix run must see the same fixes.
 Writes RESULT_JSON: {"tidy_exit", "crashed", "fixable" (findings with a fix),
+                     "fixable_first_run",
                      "fixes_applied" (replacements in files that changed),
                      "changed": {file: {"before", "after", "error"}},
                      "changed_by_compiler_fixits": [file]}.
+
+--select keeps in FIXED_DB_DIR/compile_commands.json only the files that the fix run needs:
+those with a finding that has a fix, and those that include (directly or not) a project
+header that has one; the others would only be parsed again for nothing. Prints how many.
 """
 import collections
 import filecmp
@@ -25,6 +34,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from classify import IncludeGraph  # noqa: E402
 from compdb import HEADER_EXT, SOURCE_EXT, walk  # noqa: E402
 
 CLANGXX = os.environ.get("CLANGXX", "clang++-19")
@@ -80,8 +90,32 @@ def tidy_fixes(findings_path, fixed_root):
     return fixable, per_file
 
 
+def select(orig_files_json, findings_path, fixed_db_dir):
+    """Keeps in the fix run's compile database the files whose analysis yields a fix."""
+    with open(orig_files_json) as f:
+        meta = json.load(f)
+    root = meta["root"]
+    _, per_file = tidy_fixes(findings_path, root)
+    fixed = {os.path.normpath(os.path.join(root, rel)) for rel in per_file}
+    graph = IncludeGraph(meta)
+    wanted = {rel for rel in meta["files"]
+              if graph.closure(os.path.join(root, rel)) & fixed}
+    db_path = os.path.join(fixed_db_dir, "compile_commands.json")
+    with open(db_path) as f:
+        entries = json.load(f)
+    with open(os.path.join(fixed_db_dir, "files.json")) as f:
+        fixed_root = json.load(f)["root"]
+    kept = [e for e in entries if os.path.relpath(e["file"], fixed_root) in wanted]
+    with open(db_path, "w") as f:
+        json.dump(kept, f, indent=1)
+    print(f"{len(kept)} of {len(entries)} files have fixes to apply")
+    return 0
+
+
 def main(argv):
-    if len(argv) != 6:
+    if len(argv) == 5 and argv[1] == "--select":
+        return select(*argv[2:])
+    if len(argv) not in (6, 7):
         print(__doc__.strip(), file=sys.stderr)
         return 2
     with open(argv[1]) as f:
@@ -95,7 +129,10 @@ def main(argv):
     result = {"tidy_exit": tidy_exit,
               "crashed": tidy_exit >= 128 or (tidy_exit not in (126, 127)
                                                and not os.path.isfile(argv[3])),
-              "fixable": fixable, "fixes_applied": sum(per_file[rel] for rel in mine),
+              "fixable": fixable,
+              "fixable_first_run": tidy_fixes(argv[6], orig["root"])[0] if len(argv) == 7
+              else None,
+              "fixes_applied": sum(per_file[rel] for rel in mine),
               "changed": {},
               "changed_by_compiler_fixits": [rel for rel in changed if rel not in per_file]}
     for rel in result["changed_by_compiler_fixits"]:

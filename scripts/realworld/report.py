@@ -8,7 +8,8 @@ Reads what realworld.sh left in OUT_DIR:
   run-info.txt              when, which torch-tidy, where from (optional)
   db/KEY/files.json         from compdb.py: tree root, include dirs, analysed files + lines
   KEY.json                  torch-tidy --format=json findings
-  errors/KEY.json           from classify.py: the files that did not compile, and why
+  errors/KEY.json           from classify.py: the files that did not compile, and why, and
+                            the causes whose Debian package was installed all the same
   fix/KEY.result.json       from fixcheck.py, with --fix-check
 Prints the report. Exit status 3 when a crash was seen (a torch-tidy-crash finding, or a
 run that died), else 0.
@@ -31,6 +32,11 @@ def load_json(path, default):
             return json.load(f)
     except (OSError, ValueError):
         return default
+
+
+def is_unexplained(cause):
+    """A cause that is no missing header: the report shows the first error of its files."""
+    return cause.startswith(("other", "the project's C++"))
 
 
 def is_finding(f):
@@ -65,6 +71,8 @@ def main(argv):
     totals = collections.Counter()
     rule_totals, cause_totals = collections.Counter(), collections.Counter()
     fix_rows, fix_broken, fixits = [], [], []
+    fix_totals = collections.Counter()
+    installed_causes = set()
     crash_seen = False
     for run in runs:
         key, name = run["key"], run["name"]
@@ -78,8 +86,9 @@ def main(argv):
         rules = collections.Counter(f["check"] for f in findings if is_finding(f))
         errors = load_json(os.path.join(out, "errors", key + ".json"), {})
         causes, suspect = errors.get("causes", {}), set(errors.get("suspect", []))
+        installed_causes.update(errors.get("installed", []))
         others = [f"{rel}: {errors.get('first_error', {}).get(rel, '?')}"
-                  for rel, cause in sorted(causes.items()) if cause.startswith("other")]
+                  for rel, cause in sorted(causes.items()) if is_unexplained(cause)]
         if others:
             other_lines.append(f"- {name}:")
             other_lines += [f"  - {o}" for o in others[:MAX_OTHERS]]
@@ -128,6 +137,13 @@ def main(argv):
             fix_rows.append([name, str(fix.get("fixable", "?")), str(fix["fixes_applied"]),
                              str(len(changed)),
                              str(len(changed) - len(before)), f"{len(after)}/{len(before)}", pct])
+            fix_totals.update(fixable=fix.get("fixable", 0) or 0,
+                              applied=fix["fixes_applied"], changed=len(changed),
+                              before=len(before), after=len(after))
+            first = fix.get("fixable_first_run")
+            if first is not None and first != fix.get("fixable"):
+                fix_broken.append(f"- {name}: the fix run saw {fix.get('fixable')} findings "
+                                  f"with a fix, the first run {first}")
             fix_broken += [f"- {name}: {rel}: {r['error']}"
                            for rel, r in sorted(changed.items()) if r["before"] and not r["after"]]
             fixits += [f"- {name}: {rel}" for rel in fix.get("changed_by_compiler_fixits", [])]
@@ -164,11 +180,12 @@ def main(argv):
     if cause_totals:
         md += ["", "## Compiler errors by cause", ""]
         md += table(["cause", "files", "Debian package"],
-                    [[c, str(n), package_of(c) or "—"] for c, n in
+                    [[c, str(n), package_cell(package_of(c), c in installed_causes)] for c, n in
                      sorted(cause_totals.items(), key=lambda kv: (-kv[1], kv[0]))])
     if other_lines:
-        md += ["", "An error of each file with other errors (the first the compiler gave, when "
-               "the file was compiled here to tell):", ""] + other_lines
+        md += ["", "An error of each file with other errors, or with the project's newer C++ "
+               "(the first the compiler gave, when the file was compiled here to tell):",
+               ""] + other_lines
     if fix_rows:
         md += ["", "## Fix check", "",
                "`torch-tidy --fix-errors` in a copy of each project (plain `--fix` applies "
@@ -176,10 +193,15 @@ def main(argv):
                "on every file that a torch-tidy fix changed (a header on its own). A file "
                "that did not compile before the fix does not count against it. "
                "Target: 100 %.", ""]
+        t = fix_totals
+        fix_rows.append(["**total**", str(t["fixable"]), str(t["applied"]), str(t["changed"]),
+                         str(t["changed"] - t["before"]), f"{t['after']}/{t['before']}",
+                         f"{100.0 * t['after'] / t['before']:.0f} %" if t["before"] else "—"])
         md += table(["project", "findings with a fix", "fixes applied", "files changed",
                      "did not compile before", "still compile", "%"], fix_rows)
         if fix_broken:
-            md += ["", "Files that compiled before the fix and do not after:", ""] + fix_broken
+            md += ["", "Files that compiled before the fix and do not after (and fix runs "
+                   "that saw other fixes than the first run):", ""] + fix_broken
         if fixits:
             md += ["", "Files that only the compiler's own fix-its changed (in files with "
                    "errors; not counted):", ""] + fixits
@@ -187,6 +209,15 @@ def main(argv):
         md += ["", "## Notes", ""] + notes
     print("\n".join(md))
     return 3 if crash_seen else 0
+
+
+def package_cell(package, installed):
+    """The Debian package of a dependency; an installed one lacked the header the project
+    includes (the project wants another version)."""
+    if not package:
+        return "—"
+    return f"{package} (installed: not the version the project wants)" if installed \
+        else package
 
 
 def table(header, rows):

@@ -9,6 +9,10 @@ Every warning torch-tidy prints must be expected by a CHECK-MESSAGES line
 (FileCheck's -implicit-check-not), the file after --fix must match the
 CHECK-FIXES lines, and the fixed file must still compile. With --plugin, stock
 clang-tidy loading libTorchTidyModule.so must print the same warnings.
+
+A fixture that says `// FIXTURE-HEADERS: DIR` is parsed against the stand-in
+headers in test/checks/DIR (its <torch/torch.h>) instead of LibTorch's, and
+without the precompiled header: the construct alone, in milliseconds.
 """
 import argparse
 import os
@@ -21,6 +25,8 @@ import tempfile
 CHECK_COMMENT = re.compile(r'// *CHECK-[A-Z0-9\-]*:[^\r\n]*')
 # `// FIXTURE-CONFIG: {CheckOptions: ...}`: the fixture's own --config.
 FIXTURE_CONFIG = re.compile(r'^// *FIXTURE-CONFIG: *(.*)$', re.MULTILINE)
+# `// FIXTURE-HEADERS: standin`: stand-in headers instead of LibTorch's.
+FIXTURE_HEADERS = re.compile(r'^// *FIXTURE-HEADERS: *(\S+) *$', re.MULTILINE)
 
 
 def run(cmd, **kwargs):
@@ -68,7 +74,17 @@ def main():
         if config:
             args.config = config.group(1).strip()
 
-    flags = args.flags.split() + ['-include-pch', args.pch]
+    headers = FIXTURE_HEADERS.search(original)
+    if headers:
+        standin = os.path.join(os.path.dirname(os.path.abspath(args.fixture)),
+                               headers.group(1))
+        if not os.path.isdir(standin):
+            sys.exit('no stand-in header directory ' + standin)
+        # The language standard of the fixtures, none of LibTorch's paths.
+        flags = [f for f in args.flags.split() if f.startswith('-std=')]
+        flags += ['-I', standin]
+    else:
+        flags = args.flags.split() + ['-include-pch', args.pch]
     workdir = tempfile.mkdtemp(prefix='torch-tidy-fixture-')
     try:
         path = os.path.join(workdir, check + '.cpp')

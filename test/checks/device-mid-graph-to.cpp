@@ -94,3 +94,30 @@ void negatives(torch::Device device, torch::Tensor x, torch::Tensor y,
     auto n12 = x_dev * 2;
   }
 }
+
+// Negatives: the tensor an optimizer updates in place, and copies on some
+// iterations only (the neural style transfer of prabhuomkar/pytorch-cpp
+// optimises the image itself and saves it every N steps, docs/realworld.md).
+void optimisedInPlace(torch::Device device, torch::Tensor content, bool log) {
+  auto image = content.clone().to(device);
+  torch::optim::Adam optimizer(std::vector<torch::Tensor>{image.requires_grad_(true)},
+                               torch::optim::AdamOptions(1e-3));
+  auto mean = torch::tensor({0.5, 0.5, 0.5});
+  for (int step = 0; step < 100; ++step) {
+    auto loss = (image - content.to(device)).pow(2).sum();
+    // CHECK-MESSAGES: :[[@LINE-1]]:26: warning: 'content' does not change inside the loop, yet 'to' {{.*}} [device-mid-graph-to]
+    optimizer.zero_grad();
+    loss.backward();
+    optimizer.step();
+    auto snapshot = image.to(torch::kCPU);
+    if ((step + 1) % 10 == 0)
+      auto saved = mean.to(torch::kCPU);
+    auto shown = log ? mean.to(device) : mean;
+    log && mean.to(device).defined();
+    switch (step) {
+    case 50:
+      mean.to(device);
+      break;
+    }
+  }
+}

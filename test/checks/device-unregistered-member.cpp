@@ -68,7 +68,81 @@ struct FromArgument : torch::nn::Module {
   // CHECK-FIXES: {{^}}    head = register_module("head", torch::nn::Sequential(torch::nn::Linear(n, n), torch::nn::ReLU()));{{$}}
 };
 
+// A dropout holds no parameters, but its forward() reads the training mode,
+// which eval() sets on registered submodules only.
+struct Classifier : torch::nn::Module {
+  Classifier() {
+    fc = register_module("fc", torch::nn::Linear(8, 2));
+    drop = torch::nn::Dropout(0.5);
+  }
+  torch::Tensor forward(torch::Tensor x) { return fc(drop(x)); }
+  torch::nn::Linear fc{nullptr};
+  torch::nn::Dropout drop{nullptr};
+  // CHECK-MESSAGES: :[[@LINE-1]]:22: warning: submodule 'drop' of module 'Classifier' is never registered: it has no parameters, but eval() does not reach it, so forward() keeps its training behaviour (random) after eval(); register it with register_module [device-unregistered-member]
+  // CHECK-FIXES: {{^}}    drop = register_module("drop", torch::nn::Dropout(0.5));{{$}}
+};
+
+// A member read before forward() writes it, or written only on one branch,
+// is still what it held before.
+struct Running : torch::nn::Module {
+  Running() { fc = register_module("fc", torch::nn::Linear(4, 4)); }
+  torch::Tensor forward(torch::Tensor x) {
+    auto y = fc(x) + last;
+    last = y.detach();
+    if (x.dim() > 1)
+      scale = x.std();
+    return y * scale;
+  }
+  torch::nn::Linear fc{nullptr};
+  torch::Tensor last, scale;
+  // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: tensor member 'last' of module 'Running' is never registered{{.*}} [device-unregistered-member]
+  // CHECK-MESSAGES: :[[@LINE-2]]:23: warning: tensor member 'scale' of module 'Running' is never registered{{.*}} [device-unregistered-member]
+};
+
 // Negatives.
+
+// LibTorch's parameter-free modules (pooling, activations, padding, Flatten)
+// hold nothing that Module::to, parameters(), serialization or eval() see:
+// left unregistered, they behave as registered (as in LibtorchTutorials'
+// VGG and YOLOv4-tiny, docs/realworld.md).
+struct ConvBlock : torch::nn::Module {
+  ConvBlock() : act(torch::nn::LeakyReLUOptions().negative_slope(0.1)) {
+    conv = register_module("conv", torch::nn::Conv2d(3, 8, 3));
+    pool = torch::nn::MaxPool2d(torch::nn::MaxPool2dOptions(2));
+    avg = torch::nn::AdaptiveAvgPool2d(torch::nn::AdaptiveAvgPool2dOptions(7));
+  }
+  torch::Tensor forward(torch::Tensor x) {
+    x = pad(act(conv(x)));
+    return flat(avg(pool->forward(x))).relu() + relu(x).sum();
+  }
+  torch::nn::Conv2d conv{nullptr};
+  torch::nn::LeakyReLU act{nullptr};
+  torch::nn::MaxPool2d pool{nullptr};
+  torch::nn::AdaptiveAvgPool2d avg{nullptr};
+  torch::nn::ZeroPad2d pad{torch::nn::ZeroPad2dOptions(1)};
+  torch::nn::Flatten flat;
+  torch::nn::ReLU relu;
+};
+
+// forward() writes the members before it reads them (koba-jon/pytorch_cpp's
+// VAE keeps its latent statistics for the loss, docs/realworld.md): what it
+// reads is on the input's device.
+struct Autoencoder : torch::nn::Module {
+  Autoencoder() {
+    enc = register_module("enc", torch::nn::Linear(8, 4));
+    dec = register_module("dec", torch::nn::Linear(4, 8));
+  }
+  torch::Tensor forward(torch::Tensor x) {
+    this->mean = enc(x);
+    var = torch::softplus(enc(x));
+    this->z = this->mean + var * torch::randn_like(var);
+    return dec(this->z);
+  }
+  torch::Tensor kld() { return (mean * mean + var).sum(); }
+  torch::nn::Linear enc{nullptr}, dec{nullptr};
+  torch::Tensor mean, var, z;
+};
+
 struct Registered : torch::nn::Module {
   Registered()
       : fc(register_module("fc", torch::nn::Linear(3, 3))) {

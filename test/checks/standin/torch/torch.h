@@ -1,0 +1,95 @@
+// A stand-in for <torch/torch.h>: the few LibTorch declarations that the
+// stand-in fixtures (test/checks/*.standin.cpp) use, under LibTorch's own
+// names and namespaces, so that the checks recognise them as they do the real
+// ones. Declarations only: fixtures are parsed, never linked. It parses in
+// milliseconds, where the real headers take seconds: a fixture that needs no
+// real overload set isolates one construct of the analysis.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+namespace c10 {
+
+enum class DeviceType : int8_t { CPU = 0, CUDA = 1 };
+constexpr DeviceType kCPU = DeviceType::CPU;
+constexpr DeviceType kCUDA = DeviceType::CUDA;
+using DeviceIndex = int8_t;
+
+struct Device {
+  Device(DeviceType type, DeviceIndex index = -1);
+  Device(const std::string &spec);
+  DeviceType type() const;
+};
+
+template <typename T> class ArrayRef {
+public:
+  ArrayRef(std::initializer_list<T> values);
+};
+using IntArrayRef = ArrayRef<int64_t>;
+
+struct TensorOptions {
+  TensorOptions();
+  TensorOptions(Device device);
+  TensorOptions(DeviceType type);
+  TensorOptions device(Device device) const;
+};
+
+namespace detail {
+[[noreturn]] void checkFailed(const char *file, int line, const char *what);
+} // namespace detail
+
+} // namespace c10
+
+// LibTorch's checks expand to `do { ... } while (0)`, whose back edge clang's
+// CFG prunes.
+#define TORCH_CHECK(cond, ...)                                                 \
+  do {                                                                         \
+    if (!(cond))                                                               \
+      ::c10::detail::checkFailed(__FILE__, __LINE__, #cond);                   \
+  } while (0)
+#define AT_ASSERT(cond) TORCH_CHECK(cond, "")
+
+namespace at {
+
+using c10::Device;
+using c10::IntArrayRef;
+using c10::TensorOptions;
+
+class Tensor {
+public:
+  Tensor();
+  Tensor to(TensorOptions options = {}, bool non_blocking = false,
+            bool copy = false) const;
+  Tensor mean() const;
+  int64_t dim() const;
+  Device device() const;
+  template <typename T> T item() const;
+  Tensor &operator+=(const Tensor &other);
+};
+
+Tensor operator+(const Tensor &a, const Tensor &b);
+Tensor zeros(IntArrayRef size, TensorOptions options = {});
+
+} // namespace at
+
+namespace torch {
+
+using at::Tensor;
+using c10::Device;
+using c10::DeviceType;
+using c10::kCPU;
+using c10::kCUDA;
+using at::zeros;
+
+inline c10::TensorOptions device(c10::Device device) {
+  return c10::TensorOptions().device(device);
+}
+
+namespace cuda {
+bool is_available();
+} // namespace cuda
+
+} // namespace torch
