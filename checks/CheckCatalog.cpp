@@ -68,15 +68,20 @@ static const CheckInfo Catalog[] = {
      "'for (auto t : tensors) t = t.to(device);' assigns the moved tensor to a "
      "copy of the element; the container still holds the tensors on their old "
      "device. Iterate by reference: 'for (auto &t : tensors)'."},
+    {"device-loop-invariant-to",
+     "A tensor that never changes in a loop is copied to a device on every "
+     "iteration.",
+     "'mask.to(device)' inside a training loop, on a tensor declared before "
+     "the loop that the loop never changes, copies it between devices at every "
+     "step: a host-device transfer per iteration for the same bytes. Move it "
+     "once before the loop: 'mask = mask.to(device);'."},
     {"device-mid-graph-to",
-     "'.to()' on a leaf that requires grad, or a per-step copy of a tensor "
-     "that never changes.",
+     "'.to()' on a leaf that requires grad.",
      "'.to()' is differentiable, but on a leaf that requires grad it returns a "
      "copy that is not a leaf: its .grad() stays undefined and an optimizer "
      "given it throws \"can't optimize a non-leaf Tensor\" (on the CPU it "
      "returns the leaf itself, so only a GPU run shows it). Create the tensor "
-     "on the device. A '.to()' inside a loop of a tensor that does not change "
-     "there copies it on every iteration: move it once before the loop."},
+     "on the device."},
     {"device-mismatch",
      "A CPU tensor meets a tensor that may be on an accelerator.",
      "Operations other than element-wise ones with a 0-dim CPU input need all "

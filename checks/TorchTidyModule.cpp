@@ -15,6 +15,7 @@
 #include "InvalidDeviceStringCheck.h"
 #include "LoadWithoutDeviceCheck.h"
 #include "LoopCopyToCheck.h"
+#include "LoopInvariantToCheck.h"
 #include "MidGraphToCheck.h"
 #include "UnmovedInputCheck.h"
 #include "UnmovedTargetCheck.h"
@@ -37,6 +38,7 @@ public:
     Factories.registerCheck<LoadWithoutDeviceCheck>(
         "device-load-without-device");
     Factories.registerCheck<LoopCopyToCheck>("device-loop-copy-to");
+    Factories.registerCheck<LoopInvariantToCheck>("device-loop-invariant-to");
     Factories.registerCheck<MidGraphToCheck>("device-mid-graph-to");
     Factories.registerCheck<DeviceMismatchCheck>("device-mismatch");
     Factories.registerCheck<UnmovedInputCheck>("device-unmoved-input");

@@ -2,6 +2,7 @@
 
 #include "TorchApi.h"
 #include "utils/AstHelpers.h"
+#include "utils/ElementTypes.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -77,6 +78,15 @@ bool isLibTorchInternal(const Decl *D) {
   return isInNamespace(D->getDeclContext(), {"at", "c10", "torch", "caffe2"});
 }
 
+bool isLibTorchDecl(const Decl *D) {
+  if (const auto *NS = dyn_cast<NamespaceDecl>(D);
+      NS && NS->getParent()->isTranslationUnit() && NS->getDeclName().isIdentifier())
+    for (llvm::StringRef Name : {"at", "c10", "torch", "caffe2"})
+      if (NS->getName() == Name)
+        return true;
+  return isLibTorchInternal(D);
+}
+
 bool isTensorSequenceType(QualType Type) {
   const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
       recordOf(Type));
@@ -86,6 +96,51 @@ bool isTensorSequenceType(QualType Type) {
   const TemplateArgumentList &Args = Spec->getTemplateArgs();
   return Args.size() >= 1 && Args[0].getKind() == TemplateArgument::Type &&
          isTensorType(Args[0].getAsType());
+}
+
+/// The element types of LibTorch's own containers: ArrayRef, List,
+/// OrderedDict, Dict.
+static llvm::SmallVector<QualType, 2> libTorchElementTypes(QualType Type) {
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      recordOf(Type));
+  if (!Spec)
+    return {};
+  const TemplateArgumentList &Args = Spec->getTemplateArgs();
+  unsigned Element;
+  if (hasQualifiedName(Spec, {"c10::ArrayRef", "c10::List"}))
+    Element = 0;
+  else if (hasQualifiedName(Spec, {"torch::OrderedDict", "c10::Dict"}))
+    Element = 1;
+  else
+    return {};
+  if (Element >= Args.size() || Args[Element].getKind() != TemplateArgument::Type)
+    return {};
+  return {Args[Element].getAsType()};
+}
+
+static bool holdsTensors(QualType Type, unsigned Depth) {
+  if (Depth > 3)
+    return false;
+  const CXXRecordDecl *Record = recordOf(Type);
+  if (!Record || isTensorType(Type) || isModuleClass(Record))
+    return false;
+  auto Elements = libTorchElementTypes(Type);
+  if (Elements.empty()) {
+    if (isLibTorchInternal(Record))
+      return false;
+    for (QualType Element : utils::elementTypes(Type))
+      Elements.push_back(Element);
+  }
+  return llvm::any_of(Elements, [&](QualType Element) {
+    return isTensorType(Element) || holdsTensors(Element, Depth + 1);
+  });
+}
+
+bool holdsTensors(QualType Type) { return holdsTensors(Type, 0); }
+
+llvm::SmallVector<const ValueDecl *, 2> devicesInScope(const Stmt &S,
+                                                       ASTContext &Ctx) {
+  return utils::variablesInScope(S, Ctx, isDeviceOrDeviceType);
 }
 
 bool isTensorOptionsType(QualType Type) {
@@ -147,10 +202,55 @@ const ValueDecl *moduleReceiver(const Expr *Object) {
   return nullptr;
 }
 
+bool isBuiltWithoutDevice(const Expr &Init) {
+  const Expr *Built = Init.IgnoreImplicit();
+  llvm::ArrayRef<const Expr *> Args;
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(Built))
+    Args = llvm::ArrayRef(Construct->getArgs(), Construct->getNumArgs());
+  else if (const auto *Call = dyn_cast<CallExpr>(Built))
+    Args = llvm::ArrayRef(Call->getArgs(), Call->getNumArgs());
+  else
+    return false;
+  if (isa<CXXConstructExpr>(Built) && Args.size() == 1 &&
+      heldModule(Args[0]->getType()))
+    return false; // a copy of a module from elsewhere
+  return llvm::none_of(Args, [](const Expr *Arg) {
+    return namesADevice(Arg->getType()) || isTensorOptionsType(Arg->getType());
+  });
+}
+
 bool isModuleTo(const CXXMemberCallExpr &Call) {
   const CXXMethodDecl *Method = Call.getMethodDecl();
   return Method && Method->getDeclName().isIdentifier() &&
          Method->getName() == "to" && isModuleClass(Method->getParent());
+}
+
+const CXXRecordDecl *movedModuleClass(const CXXMemberCallExpr &Call) {
+  // Under the derived-to-base cast to the Module that declares to().
+  QualType Object =
+      Call.getImplicitObjectArgument()->IgnoreParenImpCasts()->getType();
+  if (Object->isPointerType())
+    Object = Object->getPointeeType();
+  const CXXRecordDecl *Module = heldModule(Object);
+  if (!Module || hasQualifiedName(Module, {"torch::nn::Module"}))
+    return nullptr;
+  return Module;
+}
+
+std::string moduleName(const CXXRecordDecl &Module) {
+  llvm::StringRef Name = Module.getName();
+  return Name.drop_back(Name.ends_with("Impl") ? 4 : 0).str();
+}
+
+bool takesStateOnItsDevice(const CXXRecordDecl *Module) {
+  return hasQualifiedName(
+      Module, {"torch::nn::LSTMImpl", "torch::nn::GRUImpl", "torch::nn::RNNImpl",
+               "torch::nn::LSTMCellImpl", "torch::nn::GRUCellImpl",
+               "torch::nn::RNNCellImpl", "torch::nn::MultiheadAttentionImpl",
+               "torch::nn::TransformerImpl", "torch::nn::TransformerEncoderImpl",
+               "torch::nn::TransformerDecoderImpl",
+               "torch::nn::TransformerEncoderLayerImpl",
+               "torch::nn::TransformerDecoderLayerImpl"});
 }
 
 bool isLossModule(const CXXRecordDecl *Module) {
@@ -216,9 +316,12 @@ static OpKind classifyByName(llvm::StringRef Name) {
 
 OpKind classifyFunction(const FunctionDecl *Fn) {
   if (!Fn || !Fn->getDeclName().isIdentifier()) {
+    // An operator of tensors: a Tensor method, or a free operator whose
+    // first operand is a tensor (not an iterator's `==`).
     if (Fn && Fn->isOverloadedOperator())
       if (const auto *Method = dyn_cast<CXXMethodDecl>(Fn);
-          !Method || isTensorType(QualType(Method->getParent()->getTypeForDecl(), 0)))
+          Method ? isTensorType(QualType(Method->getParent()->getTypeForDecl(), 0))
+                 : Fn->getNumParams() && isTensorType(Fn->getParamDecl(0)->getType()))
         return classifyByName(Fn->getNameAsString());
     return OpKind::Other;
   }
@@ -477,6 +580,23 @@ static std::optional<unsigned> deviceIndexPosition(const Expr &E) {
   if (Fn->getName() == "device" && isa<CXXMethodDecl>(Fn))
     return 1;
   return std::nullopt;
+}
+
+bool mentionsAccelerator(const Stmt &S) {
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(&S)) {
+    if (isAcceleratorConstant(Ref->getDecl()).value_or(false))
+      return true;
+    const auto *Fn = dyn_cast<FunctionDecl>(Ref->getDecl());
+    return Fn && Fn->getQualifiedNameAsString() == "torch::cuda::is_available";
+  }
+  if (const auto *Literal = dyn_cast<StringLiteral>(&S))
+    return Literal->isOrdinary() &&
+           isAcceleratorString(Literal->getString()).value_or(false);
+  if (const auto *Call = dyn_cast<CXXMemberCallExpr>(&S))
+    return Call->getMethodDecl() &&
+           Call->getMethodDecl()->getDeclName().isIdentifier() &&
+           Call->getMethodDecl()->getName() == "cuda";
+  return false;
 }
 
 const Expr *explicitDeviceIndex(const Expr &E) {
