@@ -17,6 +17,7 @@
 #include "Output.h"
 #include "PlanCollector.h"
 #include "Version.h"
+#include "CrossFile.h"
 #include "Worker.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyOptions.h"
@@ -291,20 +292,25 @@ private:
   std::optional<ClangTidyOptions> Explicit;
 };
 
-/// Runs clang-tidy's engine on \p File in this process.
+/// Runs clang-tidy's engine on \p File in this process; sets apart in
+/// \p CrossFile the findings another file decides.
 std::vector<Finding> analyzeHere(const OptionsFactory &Options,
                                  const tooling::CompilationDatabase &Database,
-                                 const std::string &File, SourceIndex &Index) {
+                                 const std::string &File, SourceIndex &Index,
+                                 CrossFileFacts &CrossFile) {
   llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS(
       new llvm::vfs::OverlayFileSystem(llvm::vfs::createPhysicalFileSystem()));
   ClangTidyContext Context(Options.create(FS));
-  PlanCollector Plans; // the checks' recorder while this file is analysed
+  // The checks' recorders while this file is analysed.
+  PlanCollector Plans;
+  CrossFileCollector CrossFileRecorder;
   std::vector<ClangTidyError> Errors =
       runClangTidy(Context, Database, {File}, FS, FixNotes);
   std::vector<Finding> Found;
   for (const ClangTidyError &Error : Errors)
     Found.push_back(toFinding(Error, Index));
   Plans.attachTo(Found);
+  CrossFile = CrossFileRecorder.take(Found, File, Index);
   return Found;
 }
 
@@ -324,6 +330,7 @@ public:
       Worker.join();
     if (ShowProgress)
       llvm::errs() << "\r\033[K";
+    llvm::append_range(Findings, resolveCrossFile(CrossFile));
     sortAndDeduplicate(Findings);
     return std::move(Findings);
   }
@@ -335,9 +342,12 @@ private:
       if (I >= Files.size())
         return;
       progress(Files[I]);
-      std::vector<Finding> Found = Launcher.analyze(Files[I], Index);
+      CrossFileFacts Facts;
+      std::vector<Finding> Found = Launcher.analyze(Files[I], Index, Facts);
       std::lock_guard<std::mutex> Guard(Lock);
       std::move(Found.begin(), Found.end(), std::back_inserter(Findings));
+      if (!Facts.empty())
+        CrossFile.push_back(std::move(Facts));
     }
   }
 
@@ -355,6 +365,7 @@ private:
   std::mutex Lock;
   SourceIndex Index;
   std::vector<Finding> Findings;
+  std::vector<CrossFileFacts> CrossFile;
 };
 
 } // namespace
@@ -523,9 +534,10 @@ static llvm::Error confirm(std::vector<Finding> &Findings, const char *Argv0) {
 static int runWorker(const OptionsFactory &Options,
                      const tooling::CompilationDatabase &Database) {
   SourceIndex Index;
+  CrossFileFacts CrossFile;
   std::vector<Finding> Findings =
-      analyzeHere(Options, Database, WorkerFile, Index);
-  if (llvm::Error Err = writeWorkerOutput(WorkerOutput, Findings))
+      analyzeHere(Options, Database, WorkerFile, Index, CrossFile);
+  if (llvm::Error Err = writeWorkerOutput(WorkerOutput, Findings, CrossFile))
     return fail(llvm::toString(std::move(Err)));
   return 0;
 }

@@ -32,7 +32,8 @@ struct TemporaryFile {
 } // namespace
 
 std::vector<Finding> WorkerLauncher::analyze(const std::string &File,
-                                             SourceIndex &Index) const {
+                                             SourceIndex &Index,
+                                             CrossFileFacts &CrossFile) const {
   TemporaryFile Output("json"), Errors("txt");
   if (Output.Path.empty() || Errors.Path.empty())
     return {crashFinding(File, "no temporary file for the worker", "", Index)};
@@ -51,10 +52,16 @@ std::vector<Finding> WorkerLauncher::analyze(const std::string &File,
   if (Status == 0) {
     std::string Text = Output.read();
     nlohmann::json Wire = nlohmann::json::parse(Text, nullptr, false);
-    auto Findings = findingsFromWire(Wire);
-    if (Findings)
+    if (!Wire.is_object())
+      Problem = "unreadable worker output: not a JSON object";
+    else if (auto Findings = findingsFromWire(Wire.value("findings", nlohmann::json())); !Findings)
+      Problem = "unreadable worker output: " + llvm::toString(Findings.takeError());
+    else if (auto Facts = crossFileFromWire(Wire.value("crossFile", nlohmann::json())); !Facts)
+      Problem = "unreadable worker output: " + llvm::toString(Facts.takeError());
+    else {
+      CrossFile = std::move(*Facts);
       return std::move(*Findings);
-    Problem = "unreadable worker output: " + llvm::toString(Findings.takeError());
+    }
   } else if (Status > 0) {
     // The worker stopped on an error of its own: its first line says which.
     llvm::StringRef FirstLine = llvm::StringRef(Stderr).split('\n').first;
@@ -65,8 +72,11 @@ std::vector<Finding> WorkerLauncher::analyze(const std::string &File,
 }
 
 llvm::Error writeWorkerOutput(const std::string &Path,
-                              const std::vector<Finding> &Findings) {
-  return writeFileAtomically(Path, findingsToWire(Findings).dump());
+                              const std::vector<Finding> &Findings,
+                              const CrossFileFacts &CrossFile) {
+  nlohmann::json Wire = {{"findings", findingsToWire(Findings)},
+                         {"crossFile", crossFileToWire(CrossFile)}};
+  return writeFileAtomically(Path, Wire.dump());
 }
 
 } // namespace torch_tidy

@@ -11,6 +11,7 @@
 #ifndef TORCH_TIDY_TOOL_WORKER_H
 #define TORCH_TIDY_TOOL_WORKER_H
 
+#include "CrossFile.h"
 #include "Finding.h"
 #include "llvm/Support/Error.h"
 #include <string>
@@ -25,17 +26,21 @@ public:
   WorkerLauncher(std::string Executable, std::vector<std::string> Arguments)
       : Executable(std::move(Executable)), Arguments(std::move(Arguments)) {}
 
-  /// The findings of \p File, or its torch-tidy-crash finding.
-  std::vector<Finding> analyze(const std::string &File, SourceIndex &Index) const;
+  /// The findings of \p File, or its torch-tidy-crash finding; and what it
+  /// leaves for the other files.
+  std::vector<Finding> analyze(const std::string &File, SourceIndex &Index,
+                               CrossFileFacts &CrossFile) const;
 
 private:
   std::string Executable;
   std::vector<std::string> Arguments;
 };
 
-/// In a worker: writes \p Findings where the driver reads them.
+/// In a worker: writes \p Findings and \p CrossFile where the driver reads
+/// them.
 llvm::Error writeWorkerOutput(const std::string &Path,
-                              const std::vector<Finding> &Findings);
+                              const std::vector<Finding> &Findings,
+                              const CrossFileFacts &CrossFile);
 
 } // namespace torch_tidy
 
