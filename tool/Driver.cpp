@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Driver.h"
+#include "CheckRunner.h"
 #include "CompileDatabase.h"
 #include "Confirmation.h"
 #include "Finding.h"
@@ -299,10 +300,11 @@ std::vector<Finding> analyzeHere(const OptionsFactory &Options,
       new llvm::vfs::OverlayFileSystem(llvm::vfs::createPhysicalFileSystem()));
   ClangTidyContext Context(Options.create(FS));
   PlanCollector Plans; // the checks' recorder while this file is analysed
-  std::vector<ClangTidyError> Errors =
-      runClangTidy(Context, Database, {File}, FS, FixNotes);
+  CheckRunOptions RunOptions;
+  RunOptions.FixNotes = FixNotes;
+  CheckRun Run = runChecks(Context, Database, File, FS, RunOptions);
   std::vector<Finding> Found;
-  for (const ClangTidyError &Error : Errors)
+  for (const ClangTidyError &Error : Run.Errors)
     Found.push_back(toFinding(Error, Index));
   Plans.attachTo(Found);
   return Found;
