@@ -2,6 +2,7 @@
 
 #include "UserCodeScope.h"
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclGroup.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/MultiplexConsumer.h"
@@ -25,6 +26,12 @@ public:
   /// Whether any header can be in scope (an empty or invalid filter matches
   /// nothing, as in clang-tidy).
   bool includesHeaders() const { return HeaderFilter.isValid(); }
+
+  /// Declared outside system headers.
+  bool isUserHeader(const Decl &D) const {
+    SourceLocation Loc = D.getLocation();
+    return Loc.isValid() && !SM.isInSystemHeader(Loc);
+  }
 
   bool contains(const Decl &D) {
     SourceLocation Loc = D.getLocation();
@@ -79,12 +86,38 @@ public:
     for (Decl *D : Candidates)
       if (Files.contains(*D))
         Scope.push_back(D);
+    addClassesDefinedHere(Scope, Files);
     Ctx.setTraversalScope(Scope);
     Parsed = true;
     MultiplexConsumer::HandleTranslationUnit(Ctx);
   }
 
 private:
+  /// A class declared in a header whose members the file defines is the
+  /// file's code too: a diagnostic at its member shows with a note at the
+  /// file's definition (a module's member, unregistered by the file's
+  /// constructor, used in its forward()).
+  static void addClassesDefinedHere(std::vector<Decl *> &Scope,
+                                    UserFiles &Files) {
+    llvm::DenseSet<const Decl *> Added;
+    std::vector<Decl *> Work = Scope;
+    while (!Work.empty()) {
+      Decl *D = Work.back();
+      Work.pop_back();
+      if (isa<NamespaceDecl, LinkageSpecDecl>(D)) {
+        llvm::append_range(Work, cast<DeclContext>(D)->decls());
+        continue;
+      }
+      auto *Method = dyn_cast<CXXMethodDecl>(D);
+      if (!Method || !Method->isThisDeclarationADefinition())
+        continue;
+      CXXRecordDecl *Class = Method->getParent();
+      if (!Files.contains(*Class) && Files.isUserHeader(*Class) &&
+          Added.insert(Class).second)
+        Scope.push_back(Class);
+    }
+  }
+
   tidy::ClangTidyOptions Options;
   bool &Parsed;
   std::vector<Decl *> TopLevel;
