@@ -6,9 +6,8 @@ The cache and sharing tests run on the stand-in LibTorch header
 (test/checks/standin), which parses in milliseconds; SameFindingsTest runs the
 real headers over the check fixtures and examples/ (minutes).
 
-  speed_test.py --torch-tidy BIN --flags "-std=c++17 -I..." [unittest args]
+  speed_test.py ARGUMENTS-OF-e2e_test.py [unittest args]
 """
-import argparse
 import glob
 import json
 import os
@@ -227,12 +226,7 @@ class ResultCacheTest(SpeedTestCase):
                             (['--cache-dir=/proc/torch-tidy'], 'cache directory'),
                             (['--no-cache', '--explain-cache=' + self.paths['src/a.cpp']],
                              '--explain-cache')]:
-            result = self.tidy(*args)
-            self.assertNotEqual(result.code, 0, result)
-            errors = [l for l in result.err.splitlines()
-                      if l.startswith('torch-tidy: error:')]
-            self.assertEqual(len(errors), 1, result)
-            self.assertIn(words, errors[0], result)
+            e2e.BadInputTest.assertOneLineError(self, self.tidy(*args), words)
 
 
 class SharedPchTest(SpeedTestCase):
@@ -309,11 +303,8 @@ class SameFindingsTest(SpeedTestCase):
 
 def main():
     global ARGS
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument('--torch-tidy', required=True)
-    parser.add_argument('--flags', required=True)
-    ARGS, rest = parser.parse_known_args()
-    e2e.ARGS = ARGS
+    rest = e2e.parse_arguments(__doc__)
+    ARGS = e2e.ARGS
     unittest.main(argv=[sys.argv[0]] + rest, verbosity=2)
 
 
