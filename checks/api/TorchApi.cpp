@@ -79,12 +79,13 @@ bool isLibTorchInternal(const Decl *D) {
 }
 
 bool isLibTorchDecl(const Decl *D) {
-  if (const auto *NS = dyn_cast<NamespaceDecl>(D);
-      NS && NS->getParent()->isTranslationUnit() && NS->getDeclName().isIdentifier())
-    for (llvm::StringRef Name : {"at", "c10", "torch", "caffe2"})
-      if (NS->getName() == Name)
-        return true;
+  if (const auto *Namespace = dyn_cast<NamespaceDecl>(D))
+    return isLibTorchNamespace(*Namespace);
   return isLibTorchInternal(D);
+}
+
+bool isLibTorchNamespace(const NamespaceDecl &Namespace) {
+  return isInNamespace(&Namespace, {"at", "c10", "torch", "caffe2"});
 }
 
 bool isTensorSequenceType(QualType Type) {
@@ -316,12 +317,14 @@ static OpKind classifyByName(llvm::StringRef Name) {
 
 OpKind classifyFunction(const FunctionDecl *Fn) {
   if (!Fn || !Fn->getDeclName().isIdentifier()) {
-    // An operator of tensors: a Tensor method, or a free operator whose
-    // first operand is a tensor (not an iterator's `==`).
+    // An operator of tensors: a Tensor method, or a free operator with a
+    // tensor operand (`2 * x`; not an iterator's `==`).
     if (Fn && Fn->isOverloadedOperator())
       if (const auto *Method = dyn_cast<CXXMethodDecl>(Fn);
           Method ? isTensorType(QualType(Method->getParent()->getTypeForDecl(), 0))
-                 : Fn->getNumParams() && isTensorType(Fn->getParamDecl(0)->getType()))
+                 : llvm::any_of(Fn->parameters(), [](const ParmVarDecl *P) {
+                     return isTensorType(P->getType());
+                   }))
         return classifyByName(Fn->getNameAsString());
     return OpKind::Other;
   }

@@ -116,6 +116,8 @@ bool isLibTorchDecl(const Decl *D);
 /// The module class whose instance `Module::to` is called on: `net->to(d)`,
 /// `net.to(d)`, `nets[i]->to(d)`; null when only a base class is known.
 const CXXRecordDecl *movedModuleClass(const CXXMemberCallExpr &Call);
+/// One of LibTorch's namespaces, or a namespace inside one.
+bool isLibTorchNamespace(const NamespaceDecl &Namespace);
 
 /// What a LibTorch function does with the devices of its tensor operands.
 enum class OpKind {

@@ -418,7 +418,7 @@ bool TranslationUnitAnalysis::namesAccelerator() {
     }
   } Finder;
   Finder.SM = &Ctx.getSourceManager();
-  for (Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
+  for (Decl *D : utils::scopeDeclarations(Ctx)) {
     if (Finder.Found)
       break;
     if (Finder.SM->isInMainFile(Finder.SM->getExpansionLoc(D->getLocation())))
