@@ -14,6 +14,7 @@
 #include "FixApplier.h"
 #include "CrashReport.h"
 #include "Gate.h"
+#include "LanguageServer.h"
 #include "Merge.h"
 #include "Output.h"
 #include "PlanCollector.h"
@@ -450,7 +451,8 @@ int runDriver(int Argc, const char **Argv) {
   std::unique_ptr<tooling::CompilationDatabase> FromDashDash =
       tooling::FixedCompilationDatabase::loadFromCommandLine(Argc, Argv,
                                                              DashDashError);
-  cl::HideUnrelatedOptions({&Category, &gateCategory()});
+  cl::HideUnrelatedOptions(
+      {&Category, &gateCategory(), &languageServerCategory()});
   cl::SetVersionPrinter(printVersion);
   if (!cl::ParseCommandLineOptions(Argc, Argv, Overview, &llvm::errs()))
     return 1;
@@ -464,6 +466,9 @@ int runDriver(int Argc, const char **Argv) {
     return listChecks(Options, FirstFile);
   if (DumpConfig)
     return dumpConfig(Options, FirstFile);
+  if (languageServerRequested())
+    return runLanguageServer({&Options, BuildPath, std::move(FromDashDash),
+                              VerdictsFile, SourceRoot, Jobs});
 
   if (SourcePaths.empty() && BuildPath.empty())
     return fail("no input files; give files or -p <build-dir> (see --help)");

@@ -1,0 +1,234 @@
+//===--- Analysis.cpp - torch-tidy's rules on an open file ----------------===//
+
+#include "Analysis.h"
+#include "PlanCollector.h"
+#include "clang-tidy/ClangTidy.h"
+#include "clang-tidy/ClangTidyDiagnosticConsumer.h"
+#include "clang-tidy/ClangTidyModule.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendActions.h"
+#include "clang/Frontend/MultiplexConsumer.h"
+#include "clang/Frontend/TextDiagnosticBuffer.h"
+#include "clang/Frontend/Utils.h"
+#include "clang/Lex/PreprocessorOptions.h"
+#include "clang/Serialization/PCHContainerOperations.h"
+#include "clang/Tooling/ArgumentsAdjusters.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Regex.h"
+
+namespace torch_tidy::lsp {
+
+using namespace clang;
+using namespace clang::tidy;
+
+namespace {
+
+/// clang-tidy's consumer, walking only the declarations the user owns, and
+/// stopping at the next top-level declaration once the analysis is stale.
+class OwnedDeclarationsConsumer : public MultiplexConsumer {
+public:
+  OwnedDeclarationsConsumer(std::unique_ptr<ASTConsumer> Tidy,
+                            ClangTidyContext &Context,
+                            const std::atomic<bool> &Cancelled)
+      : MultiplexConsumer(consumers(std::move(Tidy))), Context(Context),
+        Cancelled(Cancelled) {}
+
+  bool HandleTopLevelDecl(DeclGroupRef D) override {
+    if (Cancelled)
+      return false; // the parser stops
+    return MultiplexConsumer::HandleTopLevelDecl(D);
+  }
+
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    if (Cancelled)
+      return;
+    Ctx.setTraversalScope(ownedDeclarations(Ctx));
+    MultiplexConsumer::HandleTranslationUnit(Ctx);
+  }
+
+private:
+  static std::vector<std::unique_ptr<ASTConsumer>>
+  consumers(std::unique_ptr<ASTConsumer> Tidy) {
+    std::vector<std::unique_ptr<ASTConsumer>> All;
+    All.push_back(std::move(Tidy));
+    return All;
+  }
+
+  /// The top-level declarations of the main file and of the headers that
+  /// the header filter shows (never system headers).
+  std::vector<Decl *> ownedDeclarations(ASTContext &Ctx) const {
+    const SourceManager &SM = Ctx.getSourceManager();
+    const ClangTidyOptions &Options = Context.getOptions();
+    llvm::Regex Shown(Options.HeaderFilterRegex.value_or(""));
+    llvm::Regex Excluded(Options.ExcludeHeaderFilterRegex.value_or(""));
+    bool AnyHeader = !Options.HeaderFilterRegex.value_or("").empty();
+    bool ExcludeAny = !Options.ExcludeHeaderFilterRegex.value_or("").empty();
+    std::vector<Decl *> Owned;
+    std::map<FileID, bool> HeaderShown;
+    for (Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
+      SourceLocation Loc = SM.getExpansionLoc(D->getLocation());
+      if (Loc.isInvalid())
+        continue;
+      if (SM.isInMainFile(Loc)) {
+        Owned.push_back(D);
+        continue;
+      }
+      if (!AnyHeader || SM.isInSystemHeader(Loc))
+        continue;
+      FileID File = SM.getFileID(Loc);
+      auto [It, Inserted] = HeaderShown.try_emplace(File, false);
+      if (Inserted) {
+        StringRef Name = SM.getFilename(Loc);
+        It->second = Shown.match(Name) && !(ExcludeAny && Excluded.match(Name));
+      }
+      if (It->second)
+        Owned.push_back(D);
+    }
+    return Owned;
+  }
+
+  ClangTidyContext &Context;
+  const std::atomic<bool> &Cancelled;
+};
+
+class TidyAction : public ASTFrontendAction {
+public:
+  TidyAction(ClangTidyASTConsumerFactory &Factory, ClangTidyContext &Context,
+             const std::atomic<bool> &Cancelled)
+      : Factory(Factory), Context(Context), Cancelled(Cancelled) {}
+
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &Compiler,
+                                                 StringRef File) override {
+    return std::make_unique<OwnedDeclarationsConsumer>(
+        Factory.createASTConsumer(Compiler, File), Context, Cancelled);
+  }
+
+private:
+  ClangTidyASTConsumerFactory &Factory;
+  ClangTidyContext &Context;
+  const std::atomic<bool> &Cancelled;
+};
+
+/// The compile command as clang-tidy runs it: the configuration's extra
+/// arguments, no output, no dependency file, no plugins, syntax only.
+std::vector<std::string> adjustedArguments(const tooling::CompileCommand &Command,
+                                           const ClangTidyOptions &Options) {
+  std::vector<std::string> Args = Command.CommandLine;
+  if (Options.ExtraArgsBefore && !Args.empty())
+    Args.insert(Args.begin() + 1, Options.ExtraArgsBefore->begin(),
+                Options.ExtraArgsBefore->end());
+  if (Options.ExtraArgs)
+    Args.insert(Args.end(), Options.ExtraArgs->begin(),
+                Options.ExtraArgs->end());
+  for (const tooling::ArgumentsAdjuster &Adjust :
+       {tooling::getClangStripOutputAdjuster(),
+        tooling::getClangSyntaxOnlyAdjuster(),
+        tooling::getClangStripDependencyFileAdjuster(),
+        tooling::getStripPluginsAdjuster()})
+    Args = Adjust(Args, Command.Filename);
+  return Args;
+}
+
+/// An error finding at the top of \p File: its command cannot be used.
+Finding commandError(const std::string &File, const std::string &Problem) {
+  Finding F;
+  F.Check = "clang-diagnostic-error";
+  F.IsError = true;
+  F.Where.File = File;
+  F.Message = "the compile command of this file cannot be used: " + Problem;
+  return F;
+}
+
+} // namespace
+
+AnalysisOutput FileAnalyzer::run(const AnalysisInputs &In,
+                                 const std::atomic<bool> &Cancelled,
+                                 llvm::function_ref<void()> BeforePreambleBuild) {
+  AnalysisOutput Out;
+  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS = In.Files;
+  FS->setCurrentWorkingDirectory(In.Command.Directory);
+  PlanCollector Plans; // the checks' recorder on this thread
+  ClangTidyContext Context(Options.create(FS));
+  SourceIndex Index;
+  for (const auto &[Path, Text] : In.OpenTexts)
+    Index.useContents(Path, Text);
+
+  std::vector<std::string> Args =
+      adjustedArguments(In.Command, Context.getOptionsForFile(In.File));
+  std::vector<const char *> ArgPointers;
+  for (const std::string &Arg : Args)
+    ArgPointers.push_back(Arg.c_str());
+  auto *DriverErrors = new TextDiagnosticBuffer;
+  CreateInvocationOptions Creation;
+  Creation.Diags = CompilerInstance::createDiagnostics(new DiagnosticOptions,
+                                                       DriverErrors);
+  Creation.VFS = FS;
+  Creation.RecoverOnError = true;
+  std::shared_ptr<CompilerInvocation> Invocation =
+      createInvocation(ArgPointers, Creation);
+  if (!Invocation || Invocation->getFrontendOpts().Inputs.size() != 1) {
+    std::string Problem =
+        DriverErrors->err_begin() != DriverErrors->err_end()
+            ? DriverErrors->err_begin()->second
+            : "it does not compile exactly one file";
+    Out.Findings.push_back(commandError(In.File, Problem));
+    Index.locate(Out.Findings.back().Where);
+    return Out;
+  }
+  // As clang-tidy's own runs: free the AST at the end, and define
+  // __clang_analyzer__.
+  Invocation->getFrontendOpts().DisableFree = false;
+  Invocation->getPreprocessorOpts().SetUpStaticAnalyzer = true;
+  Invocation->getPreprocessorOpts().RetainRemappedFileBuffers = true;
+  // No "N warnings generated." on the server's log after each analysis.
+  Invocation->getDiagnosticOpts().ShowCarets = false;
+
+  std::unique_ptr<llvm::MemoryBuffer> Main = llvm::MemoryBuffer::getMemBufferCopy(
+      In.Text, Invocation->getFrontendOpts().Inputs[0].getFile());
+  const PrecompiledPreamble *Built = Preamble.get(
+      *Invocation, *Main, FS, llvm::join(Args, "\n"), BeforePreambleBuild);
+  Out.PreambleRebuilt = Preamble.rebuilt();
+  Out.Headers = Preamble.headers();
+  if (Cancelled) {
+    Out.Cancelled = true;
+    return Out;
+  }
+
+  ClangTidyDiagnosticConsumer Diagnostics(Context);
+  DiagnosticsEngine Engine(new DiagnosticIDs, new DiagnosticOptions,
+                           &Diagnostics, /*ShouldOwnClient=*/false);
+  Context.setDiagnosticsEngine(&Engine);
+  ClangTidyASTConsumerFactory Factory(Context, FS);
+  {
+    llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> CompilerFS = FS;
+    if (Built)
+      Built->AddImplicitPreamble(*Invocation, CompilerFS, Main.get());
+    else
+      Invocation->getPreprocessorOpts().addRemappedFile(
+          Invocation->getFrontendOpts().Inputs[0].getFile(), Main.get());
+    CompilerInstance Compiler(std::make_shared<PCHContainerOperations>());
+    Compiler.setInvocation(std::move(Invocation));
+    Compiler.createDiagnostics(&Diagnostics, /*ShouldOwnClient=*/false);
+    Compiler.createFileManager(CompilerFS);
+    TidyAction Action(Factory, Context, Cancelled);
+    Compiler.ExecuteAction(Action);
+  }
+  if (Cancelled) {
+    Out.Cancelled = true;
+    return Out;
+  }
+  for (const ClangTidyError &Error : Diagnostics.take())
+    Out.Findings.push_back(toFinding(Error, Index));
+  Plans.attachTo(Out.Findings);
+  for (Finding F : Preamble.errors()) {
+    Index.locate(F.Where);
+    for (Note &N : F.Notes)
+      Index.locate(N.Where);
+    Out.Findings.push_back(std::move(F));
+  }
+  sortAndDeduplicate(Out.Findings);
+  return Out;
+}
+
+} // namespace torch_tidy::lsp

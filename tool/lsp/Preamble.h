@@ -1,0 +1,60 @@
+//===--- Preamble.h - The precompiled include block of an open file -*- C++ -*-===//
+//
+// As clangd does: the leading #include block of a file (for LibTorch code,
+// <torch/torch.h> and ~12 s of parsing) is precompiled once with clang's
+// PrecompiledPreamble, and every later analysis whose include block, command
+// and included files are unchanged parses only the rest of the file.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TORCH_TIDY_TOOL_LSP_PREAMBLE_H
+#define TORCH_TIDY_TOOL_LSP_PREAMBLE_H
+
+#include "Finding.h"
+#include "clang/Frontend/CompilerInvocation.h"
+#include "clang/Frontend/PrecompiledPreamble.h"
+#include "llvm/ADT/FunctionExtras.h"
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace torch_tidy::lsp {
+
+class FilePreamble {
+public:
+  /// \p StorageDirectory holds the precompiled preamble's file.
+  explicit FilePreamble(std::string StorageDirectory)
+      : StorageDirectory(std::move(StorageDirectory)) {}
+
+  /// The preamble of \p Main as \p Invocation compiles it (\p CommandKey
+  /// names the command), built first when there is none yet or the one there
+  /// is cannot be reused; \p BeforeBuild runs before a build. Null when none
+  /// can be built: the file is then parsed whole.
+  const clang::PrecompiledPreamble *
+  get(const clang::CompilerInvocation &Invocation,
+      const llvm::MemoryBuffer &Main,
+      llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
+      const std::string &CommandKey, llvm::function_ref<void()> BeforeBuild);
+
+  /// Whether the last get() built the preamble.
+  bool rebuilt() const { return Rebuilt; }
+  /// The compiler errors of the preamble, which the parse that uses it does
+  /// not repeat; spans not yet located.
+  const std::vector<Finding> &errors() const { return Errors; }
+  /// The files of the project the preamble included (not system headers).
+  const std::vector<std::string> &headers() const { return Headers; }
+  /// What the preamble takes on disk.
+  size_t bytes() const { return Preamble ? Preamble->getSize() : 0; }
+
+private:
+  std::string StorageDirectory;
+  std::optional<clang::PrecompiledPreamble> Preamble;
+  std::string Key;
+  std::vector<Finding> Errors;
+  std::vector<std::string> Headers;
+  bool Rebuilt = false;
+};
+
+} // namespace torch_tidy::lsp
+
+#endif // TORCH_TIDY_TOOL_LSP_PREAMBLE_H

@@ -1,0 +1,724 @@
+//===--- Server.cpp - torch-tidy's language server ------------------------===//
+
+#include "Server.h"
+#include "CodeActions.h"
+#include "Confirmation.h"
+#include "CrashContainment.h"
+#include "CrashReport.h"
+#include "Version.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+namespace torch_tidy::lsp {
+
+using nlohmann::json;
+
+/// A request's parameters that the server cannot use; answered with
+/// InvalidParams, as the JSON accessors' errors are.
+struct InvalidParams : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// The check name of the warning on a file the server cannot analyse.
+static constexpr llvm::StringLiteral NoCommandCheckName =
+    "torch-tidy-no-compile-command";
+
+struct Server::FileState {
+  explicit FileState(const ServerOptions &Options)
+      : Analyzer(std::make_unique<FileAnalyzer>(*Options.Configuration,
+                                                Options.PreambleDirectory)) {}
+  /// Used by the file's analysis thread only.
+  std::unique_ptr<FileAnalyzer> Analyzer;
+  /// The text whose analysis crashed, and what it found then: the same text
+  /// is not analysed again.
+  std::optional<std::string> CrashedText;
+  std::vector<Finding> CrashFindings;
+  // Under Server::Lock.
+  std::shared_ptr<const Result> Latest;
+  std::vector<std::string> Headers;
+};
+
+Server::Server(ServerOptions Opts, Transport &Channel)
+    : Options(std::move(Opts)), Channel(Channel),
+      Commands(Options.BuildPath, std::move(Options.FixedDatabase)) {
+  Analyses = std::make_unique<Scheduler>(
+      [this](const std::string &File, const std::atomic<bool> &Cancelled) {
+        analyse(File, Cancelled);
+      },
+      Options.Jobs, Options.Debounce);
+}
+
+Server::~Server() { Analyses.reset(); }
+
+llvm::Error Server::loadVerdicts() {
+  if (Options.VerdictsFile.empty())
+    return llvm::Error::success();
+  auto Read = readVerdictsFile(Options.VerdictsFile);
+  if (!Read)
+    return Read.takeError();
+  std::lock_guard<std::mutex> Guard(Lock);
+  Verdicts = std::make_shared<plan::VerdictsDocument>(std::move(*Read));
+  return llvm::Error::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Messages
+//===----------------------------------------------------------------------===//
+
+int Server::run() {
+  while (true) {
+    std::string Body, Problem;
+    switch (Channel.read(Body, Problem)) {
+    case Transport::Read::End:
+      log("the input is closed");
+      return ShutdownRequested ? 0 : 1;
+    case Transport::Read::Malformed:
+      log("malformed message: " + Problem);
+      replyError(nullptr, error_code::ParseError, Problem);
+      continue;
+    case Transport::Read::Message:
+      break;
+    }
+    json Message = json::parse(Body, nullptr, /*allow_exceptions=*/false);
+    if (Message.is_discarded()) {
+      log("a message that is not JSON: " + Body.substr(0, 200));
+      replyError(nullptr, error_code::ParseError, "the message is not JSON");
+      continue;
+    }
+    if (!handle(Message))
+      return ShutdownRequested ? 0 : 1;
+  }
+}
+
+bool Server::handle(const json &Message) {
+  json Id = Message.is_object() ? Message.value("id", json()) : json();
+  if (!Message.is_object() || Message.value("jsonrpc", json()) != "2.0" ||
+      !(Id.is_null() || Id.is_string() || Id.is_number_integer())) {
+    replyError(Id.is_string() || Id.is_number_integer() ? Id : json(),
+               error_code::InvalidRequest,
+               "not a JSON-RPC 2.0 request, notification or response");
+    return true;
+  }
+  if (!Message.contains("method")) {
+    if (Message.contains("id") && (Message.contains("result") ||
+                                   Message.contains("error")))
+      handleResponse(Message);
+    else
+      replyError(Id, error_code::InvalidRequest, "a message without a method");
+    return true;
+  }
+  if (!Message["method"].is_string()) {
+    replyError(Id, error_code::InvalidRequest, "the method is not a string");
+    return true;
+  }
+  std::string Method = Message["method"];
+  json Params = Message.value("params", json::object());
+  bool IsRequest = Message.contains("id");
+  if (Method == "exit")
+    return false;
+  try {
+    if (IsRequest)
+      handleRequest(Id, Method, Params);
+    else
+      handleNotification(Method, Params);
+  } catch (const std::exception &E) {
+    // A parameter of the wrong type or missing (the handlers read them with
+    // nlohmann's checked accessors), or not usable (InvalidParams).
+    std::string Problem = "invalid parameters of '" + Method + "': " + E.what();
+    log(Problem);
+    if (IsRequest)
+      replyError(Id, error_code::InvalidParams, Problem);
+  }
+  return true;
+}
+
+void Server::handleRequest(const json &Id, const std::string &Method,
+                           const json &Params) {
+  if (Method == "initialize") {
+    if (Initialized)
+      return replyError(Id, error_code::InvalidRequest,
+                        "the server is already initialized");
+    return reply(Id, initialize(Params));
+  }
+  if (!Initialized)
+    return replyError(Id, error_code::ServerNotInitialized,
+                      "the server is not initialized yet");
+  if (ShutdownRequested)
+    return replyError(Id, error_code::InvalidRequest,
+                      "the server is shutting down");
+  if (Method == "shutdown") {
+    ShutdownRequested = true;
+    Analyses->cancelAll();
+    return reply(Id, nullptr);
+  }
+  if (Method == "textDocument/diagnostic")
+    return pullDiagnostics(Id, Params);
+  if (Method == "textDocument/codeAction")
+    return reply(Id, codeAction(Params));
+  replyError(Id, error_code::MethodNotFound, "unsupported method '" + Method + "'");
+}
+
+void Server::handleNotification(const std::string &Method, const json &Params) {
+  if (Method == "$/cancelRequest")
+    return cancelRequest(Params);
+  if (!Initialized || ShutdownRequested)
+    return; // dropped, as LSP says
+  if (Method == "initialized")
+    return initialized();
+  if (Method == "textDocument/didOpen")
+    return didOpen(Params);
+  if (Method == "textDocument/didChange")
+    return didChange(Params);
+  if (Method == "textDocument/didSave")
+    return didSave(Params);
+  if (Method == "textDocument/didClose")
+    return didClose(Params);
+  if (Method == "workspace/didChangeConfiguration")
+    return reloadEverything();
+  if (Method == "workspace/didChangeWatchedFiles")
+    return didChangeWatchedFiles(Params);
+  // Others ($/setTrace, ...) are ignored, as LSP allows.
+}
+
+void Server::handleResponse(const json &Message) {
+  const json &Id = Message["id"];
+  if (!Id.is_number_integer())
+    return;
+  std::function<void(const json &, bool)> OnReply;
+  {
+    std::lock_guard<std::mutex> Guard(Lock);
+    auto It = Waiting.find(Id.get<int64_t>());
+    if (It == Waiting.end())
+      return;
+    OnReply = std::move(It->second);
+    Waiting.erase(It);
+  }
+  bool Failed = Message.contains("error");
+  OnReply(Failed ? Message["error"] : Message["result"], Failed);
+}
+
+void Server::reply(const json &Id, json Result) {
+  Channel.send({{"jsonrpc", "2.0"}, {"id", Id}, {"result", std::move(Result)}});
+}
+
+void Server::replyError(const json &Id, int Code, const std::string &Text) {
+  Channel.send({{"jsonrpc", "2.0"},
+                {"id", Id},
+                {"error", {{"code", Code}, {"message", Text}}}});
+}
+
+void Server::notify(const std::string &Method, json Params) {
+  Channel.send(
+      {{"jsonrpc", "2.0"}, {"method", Method}, {"params", std::move(Params)}});
+}
+
+void Server::request(const std::string &Method, json Params,
+                     std::function<void(const json &, bool)> OnReply) {
+  int64_t Id;
+  {
+    std::lock_guard<std::mutex> Guard(Lock);
+    Id = ++NextRequestId;
+    Waiting[Id] = std::move(OnReply);
+  }
+  Channel.send({{"jsonrpc", "2.0"},
+                {"id", Id},
+                {"method", Method},
+                {"params", std::move(Params)}});
+}
+
+//===----------------------------------------------------------------------===//
+// Requests and notifications
+//===----------------------------------------------------------------------===//
+
+/// The value at \p Path ("a.b.c") of \p Object, null when absent.
+static json lookup(const json &Object, llvm::StringRef Path) {
+  const json *Node = &Object;
+  for (llvm::StringRef Key : llvm::split(Path, '.')) {
+    if (!Node->is_object() || !Node->contains(Key.str()))
+      return json();
+    Node = &(*Node)[Key.str()];
+  }
+  return *Node;
+}
+
+json Server::initialize(const json &Params) {
+  const json &Client = Params.value("capabilities", json::object());
+  Encoding = chooseEncoding(Client);
+  ClientPulls = lookup(Client, "textDocument.diagnostic").is_object();
+  ClientShowsProgress = lookup(Client, "window.workDoneProgress") == true;
+  ClientTakesDocumentChanges =
+      lookup(Client, "workspace.workspaceEdit.documentChanges") == true;
+  ClientWatchesFiles =
+      lookup(Client, "workspace.didChangeWatchedFiles.dynamicRegistration") == true;
+  ClientRefreshesPulls =
+      lookup(Client, "workspace.diagnostics.refreshSupport") == true;
+  // Plan ids are relative to where the verdicts' run was: the project's
+  // root, unless --source-root says otherwise.
+  if (Options.SourceRoot.empty()) {
+    json Root = Params.value("rootUri", json());
+    json Folders = Params.value("workspaceFolders", json());
+    if (Folders.is_array() && !Folders.empty() && Folders[0].is_object())
+      Root = Folders[0].value("uri", Root);
+    if (Root.is_string())
+      Options.SourceRoot = pathFromUri(Root.get<std::string>()).value_or("");
+    if (Options.SourceRoot.empty()) {
+      llvm::SmallString<256> Current;
+      llvm::sys::fs::current_path(Current);
+      Options.SourceRoot = std::string(Current);
+    }
+  }
+  Initialized = true;
+  log("initialized: positions in " + encodingName(Encoding) + ", diagnostics " +
+      (ClientPulls ? "pulled" : "pushed") + ", source root " +
+      Options.SourceRoot);
+  json Capabilities = {
+      {"positionEncoding", encodingName(Encoding)},
+      {"textDocumentSync",
+       {{"openClose", true}, {"change", 2}, {"save", {{"includeText", false}}}}},
+      {"codeActionProvider", {{"codeActionKinds", {"quickfix"}}}},
+      {"diagnosticProvider",
+       {{"identifier", "torch-tidy"},
+        {"interFileDependencies", true},
+        {"workspaceDiagnostics", false}}}};
+  json Result = {{"capabilities", std::move(Capabilities)},
+                 {"serverInfo",
+                  {{"name", "torch-tidy"}, {"version", TORCH_TIDY_VERSION}}}};
+  if (Client.contains("offsetEncoding"))
+    Result["offsetEncoding"] = encodingName(Encoding); // clangd's extension
+  return Result;
+}
+
+void Server::initialized() {
+  if (!ClientWatchesFiles)
+    return;
+  json Watchers = json::array({{{"globPattern", "**/.torch-tidy"}},
+                               {{"globPattern", "**/compile_commands.json"}}});
+  request("client/registerCapability",
+          {{"registrations",
+            {{{"id", "torch-tidy-watched-files"},
+              {"method", "workspace/didChangeWatchedFiles"},
+              {"registerOptions", {{"watchers", std::move(Watchers)}}}}}}},
+          [](const json &, bool Failed) {
+            if (Failed)
+              log("the client did not register the file watchers");
+          });
+}
+
+static bool isConfiguration(llvm::StringRef File) {
+  llvm::StringRef Name = llvm::sys::path::filename(File);
+  return Name == ".torch-tidy" || Name == "compile_commands.json";
+}
+
+/// Whether the server analyses a document: C, C++ and CUDA sources and
+/// headers.
+static bool isAnalysable(const std::string &LanguageId, llvm::StringRef File) {
+  static const char *const Languages[] = {"c", "cpp", "cuda", "cuda-cpp",
+                                          "objective-c", "objective-cpp"};
+  if (llvm::is_contained(Languages, LanguageId))
+    return true;
+  static const char *const Extensions[] = {
+      ".c",  ".cc",  ".cpp", ".cxx", ".c++", ".C",   ".h",   ".hh",
+      ".hpp", ".hxx", ".h++", ".cu", ".cuh", ".inl", ".ipp", ".tpp"};
+  return llvm::is_contained(Extensions, llvm::sys::path::extension(File));
+}
+
+/// The path of \p Params' `textDocument.uri`; throws (an invalid-params
+/// error) when it is not a local file.
+static std::string documentPath(const json &Params, std::string *Uri = nullptr) {
+  std::string Text = Params.at("textDocument").at("uri").get<std::string>();
+  std::optional<std::string> Path = pathFromUri(Text);
+  if (!Path)
+    throw InvalidParams("'" + Text + "' is not a local file's URI");
+  if (Uri)
+    *Uri = Text;
+  return *Path;
+}
+
+void Server::didOpen(const json &Params) {
+  const json &Item = Params.at("textDocument");
+  Document D;
+  D.Path = documentPath(Params, &D.Uri);
+  D.Version = Item.value("version", int64_t(0));
+  D.Text = Item.at("text").get<std::string>();
+  std::string Language = Item.value("languageId", "");
+  std::string File = D.Path;
+  Documents.open(std::move(D));
+  if (isConfiguration(File))
+    return reloadEverything();
+  if (!isAnalysable(Language, File))
+    return;
+  {
+    std::lock_guard<std::mutex> Guard(Lock);
+    auto &State = States[File];
+    if (!State)
+      State = std::make_shared<FileState>(Options);
+  }
+  Analyses->schedule(File);
+}
+
+void Server::didChange(const json &Params) {
+  std::string File = documentPath(Params);
+  std::optional<Document> D = Documents.get(File);
+  if (!D)
+    return log("a change of '" + File + "', which is not open");
+  std::string Text = D->Text;
+  for (const json &Change : Params.at("contentChanges")) {
+    if (llvm::Error Err = applyChange(Text, Change, Encoding)) {
+      log("a change of '" + File + "' not applied: " +
+          llvm::toString(std::move(Err)));
+      return;
+    }
+  }
+  Documents.update(File, Params.at("textDocument").value("version", D->Version),
+                   std::move(Text));
+  edited(File);
+}
+
+void Server::edited(const std::string &File) {
+  if (isConfiguration(File))
+    return reloadEverything();
+  bool Open;
+  {
+    std::lock_guard<std::mutex> Guard(Lock);
+    Open = States.count(File);
+  }
+  if (Open)
+    Analyses->schedule(File);
+}
+
+void Server::didSave(const json &Params) {
+  std::string File = documentPath(Params);
+  if (isConfiguration(File))
+    return reloadEverything();
+  // The open files that include it read it from disk unless it is open:
+  // analyse them again (their preambles notice whether it changed).
+  std::vector<std::string> Includers;
+  {
+    std::lock_guard<std::mutex> Guard(Lock);
+    for (const auto &[Other, State] : States)
+      if (Other != File && llvm::is_contained(State->Headers, File))
+        Includers.push_back(Other);
+  }
+  for (const std::string &Other : Includers)
+    Analyses->schedule(Other);
+}
+
+void Server::didClose(const json &Params) {
+  std::string Uri;
+  std::string File = documentPath(Params, &Uri);
+  Documents.close(File);
+  Analyses->remove(File);
+  std::vector<PendingPull> Unanswered;
+  {
+    std::lock_guard<std::mutex> Guard(Lock);
+    bool WasAnalysed = States.erase(File);
+    auto Closed = [&](const PendingPull &P) { return P.File == File; };
+    std::copy_if(PendingPulls.begin(), PendingPulls.end(),
+                 std::back_inserter(Unanswered), Closed);
+    llvm::erase_if(PendingPulls, Closed);
+    // Under the lock, so that no analysis publishes after this.
+    if (WasAnalysed && !ClientPulls)
+      notify("textDocument/publishDiagnostics",
+             {{"uri", Uri}, {"diagnostics", json::array()}});
+  }
+  for (const PendingPull &P : Unanswered)
+    reply(P.Id, {{"kind", "full"}, {"items", json::array()}});
+  if (isConfiguration(File))
+    reloadEverything(); // its unsaved text no longer counts
+}
+
+void Server::didChangeWatchedFiles(const json &Params) {
+  for (const json &Change : Params.at("changes"))
+    if (std::optional<std::string> File =
+            pathFromUri(Change.at("uri").get<std::string>()))
+      if (isConfiguration(*File))
+        return reloadEverything();
+}
+
+void Server::reloadEverything() {
+  log("reloading the configuration, the compile databases and the verdicts");
+  Commands.reload();
+  if (llvm::Error Err = loadVerdicts()) {
+    std::string Problem = llvm::toString(std::move(Err));
+    log(Problem);
+    notify("window/showMessage",
+           {{"type", 1}, {"message", "torch-tidy: " + Problem}});
+  }
+  std::vector<std::string> Files;
+  {
+    std::lock_guard<std::mutex> Guard(Lock);
+    ++Generation;
+    for (auto &[File, State] : States) {
+      State->CrashedText.reset(); // the configuration may avoid the crash
+      Files.push_back(File);
+    }
+  }
+  for (const std::string &File : Files)
+    Analyses->schedule(File);
+  if (ClientPulls && ClientRefreshesPulls)
+    request("workspace/diagnostic/refresh", nullptr, [](const json &, bool) {});
+}
+
+void Server::cancelRequest(const json &Params) {
+  json Id = Params.value("id", json());
+  std::optional<PendingPull> Cancelled;
+  {
+    std::lock_guard<std::mutex> Guard(Lock);
+    auto It = llvm::find_if(PendingPulls,
+                            [&](const PendingPull &P) { return P.Id == Id; });
+    if (It == PendingPulls.end())
+      return; // answered already, or never asked
+    Cancelled = *It;
+    PendingPulls.erase(It);
+  }
+  replyError(Cancelled->Id, error_code::RequestCancelled,
+             "the request was cancelled");
+}
+
+json Server::pullReport(const Result &R, const std::string &PreviousId) {
+  if (!PreviousId.empty() && PreviousId == R.Id)
+    return {{"kind", "unchanged"}, {"resultId", R.Id}};
+  json Items = json::array();
+  for (const ShownFinding &S : R.Shown)
+    Items.push_back(S.Diagnostic);
+  return {{"kind", "full"}, {"resultId", R.Id}, {"items", std::move(Items)}};
+}
+
+void Server::pullDiagnostics(const json &Id, const json &Params) {
+  std::string File = documentPath(Params);
+  std::string Previous = Params.value("previousResultId", "");
+  std::lock_guard<std::mutex> Guard(Lock);
+  std::optional<Document> D = Documents.get(File);
+  auto It = States.find(File);
+  if (!D || It == States.end())
+    return reply(Id, {{"kind", "full"}, {"items", json::array()}});
+  const std::shared_ptr<const Result> &Latest = It->second->Latest;
+  if (Latest && Latest->Version == D->Version && Latest->Generation == Generation)
+    return reply(Id, pullReport(*Latest, Previous));
+  // Answered when the analysis of this text is done.
+  PendingPulls.push_back({Id, File, Previous});
+}
+
+json Server::codeAction(const json &Params) {
+  std::string Uri;
+  std::string File = documentPath(Params, &Uri);
+  std::optional<Document> D = Documents.get(File);
+  std::shared_ptr<const Result> Latest;
+  {
+    std::lock_guard<std::mutex> Guard(Lock);
+    auto It = States.find(File);
+    if (It != States.end())
+      Latest = It->second->Latest;
+  }
+  // Fixes computed on another text would edit the wrong places.
+  if (!D || !Latest || Latest->Version != D->Version)
+    return json::array();
+  ActionTarget Target;
+  Target.File = File;
+  Target.Uri = Uri;
+  Target.Version = D->Version;
+  Target.Encoding = Encoding;
+  Target.DocumentChanges = ClientTakesDocumentChanges;
+  return codeActions(Latest->Shown, *Latest->Texts, Target, Params);
+}
+
+//===----------------------------------------------------------------------===//
+// Analyses
+//===----------------------------------------------------------------------===//
+
+std::string Server::startProgress(const std::string &File) {
+  if (!ClientShowsProgress)
+    return "";
+  std::string Token;
+  std::string Title = "torch-tidy: parsing the includes of " +
+                      llvm::sys::path::filename(File).str();
+  {
+    std::lock_guard<std::mutex> Guard(Lock);
+    Token = "torch-tidy/" + std::to_string(++NextToken);
+    Progresses[Token].Title = Title;
+  }
+  // A token is used once the client has created it.
+  request("window/workDoneProgress/create", {{"token", Token}},
+          [this, Token](const json &, bool Failed) {
+            std::lock_guard<std::mutex> Guard(Lock);
+            auto It = Progresses.find(Token);
+            if (It == Progresses.end())
+              return;
+            if (Failed || It->second.Ended) {
+              Progresses.erase(It);
+              return;
+            }
+            It->second.Created = true;
+            notify("$/progress",
+                   {{"token", Token},
+                    {"value",
+                     {{"kind", "begin"},
+                      {"title", It->second.Title},
+                      {"cancellable", false}}}});
+          });
+  return Token;
+}
+
+void Server::endProgress(const std::string &Token) {
+  std::lock_guard<std::mutex> Guard(Lock);
+  auto It = Progresses.find(Token);
+  if (It == Progresses.end())
+    return;
+  if (!It->second.Created) {
+    It->second.Ended = true; // the client's reply ends it
+    return;
+  }
+  notify("$/progress", {{"token", Token}, {"value", {{"kind", "end"}}}});
+  Progresses.erase(It);
+}
+
+/// The warning on a file that has no compile command.
+static Finding noCommandFinding(const std::string &File,
+                                const std::string &Why) {
+  Finding F;
+  F.Check = NoCommandCheckName.str();
+  F.Where.File = File;
+  F.Message = "torch-tidy does not analyse this file: " + Why +
+              " (generate one, e.g. with cmake -DCMAKE_EXPORT_COMPILE_COMMANDS=ON, "
+              "or start the server with -p <build-dir>)";
+  return F;
+}
+
+std::vector<Finding> Server::findingsOf(FileState &State, const std::string &File,
+                                        const DocumentStore::Snapshot &Snapshot,
+                                        const std::atomic<bool> &Cancelled,
+                                        bool &Stale) {
+  const Document &D = Snapshot.Documents.at(File);
+  if (State.CrashedText && *State.CrashedText == D.Text)
+    return State.CrashFindings;
+  FileCommand Command = Commands.commandFor(File);
+  if (Command.From == FileCommand::Missing)
+    return {noCommandFinding(File, Command.Detail)};
+  if (Command.From == FileCommand::Includer)
+    log(File + ": the command of " + Command.Detail + ", which includes it");
+  else if (Command.From == FileCommand::Interpolated)
+    log(File + ": a command " + Command.Detail);
+
+  AnalysisInputs In;
+  In.File = File;
+  In.Text = D.Text;
+  In.Command = Command.Command;
+  In.Files = Snapshot.Files;
+  for (const auto &[Path, Open] : Snapshot.Documents)
+    In.OpenTexts[Path] = Open.Text;
+  AnalysisOutput Out;
+  std::string Token;
+  std::optional<std::string> Crash = runContained([&] {
+    Out = State.Analyzer->run(In, Cancelled,
+                              [&] { Token = startProgress(File); });
+  });
+  if (!Token.empty())
+    endProgress(Token);
+  if (Crash) {
+    // Whatever the analyzer held is in an unknown state: it is left behind
+    // (its memory too), and the file starts afresh.
+    (void)State.Analyzer.release();
+    State.Analyzer = std::make_unique<FileAnalyzer>(*Options.Configuration,
+                                                    Options.PreambleDirectory);
+    log("the analysis of " + File + " crashed (" + *Crash +
+        "); the server goes on");
+    SourceIndex Index;
+    Index.useContents(File, D.Text);
+    State.CrashedText = D.Text;
+    State.CrashFindings = {crashFinding(File, *Crash, "", Index)};
+    return State.CrashFindings;
+  }
+  if (Out.Cancelled) {
+    Stale = true;
+    return {};
+  }
+  Commands.recordIncludes(File, Out.Headers);
+  std::lock_guard<std::mutex> Guard(Lock);
+  State.Headers = std::move(Out.Headers);
+  return std::move(Out.Findings);
+}
+
+void Server::analyse(const std::string &File,
+                     const std::atomic<bool> &Cancelled) {
+  std::shared_ptr<FileState> State;
+  auto R = std::make_shared<Result>();
+  std::shared_ptr<const plan::VerdictsDocument> VerdictsNow;
+  {
+    std::lock_guard<std::mutex> Guard(Lock);
+    auto It = States.find(File);
+    if (It == States.end())
+      return;
+    State = It->second;
+    R->Generation = Generation;
+    VerdictsNow = Verdicts;
+  }
+  DocumentStore::Snapshot Snapshot = Documents.snapshot();
+  auto Mine = Snapshot.Documents.find(File);
+  if (Mine == Snapshot.Documents.end())
+    return;
+  R->Version = Mine->second.Version;
+  auto Start = std::chrono::steady_clock::now();
+  bool Stale = false;
+  std::vector<Finding> Findings =
+      findingsOf(*State, File, Snapshot, Cancelled, Stale);
+  double Seconds = std::chrono::duration<double>(
+                       std::chrono::steady_clock::now() - Start)
+                       .count();
+#if defined(__GLIBC__)
+  malloc_trim(0); // the AST's memory back to the system, not kept for later
+#endif
+  if (Stale || Cancelled) {
+    log(File + " v" + std::to_string(R->Version) + ": cancelled after " +
+        std::to_string(Seconds) + " s, a newer edit came");
+    return;
+  }
+  if (VerdictsNow) {
+    namePlans(Findings, Options.SourceRoot);
+    mergeVerdicts(Findings, *VerdictsNow, /*Strict=*/false);
+  }
+  std::map<std::string, std::string> Texts;
+  for (const auto &[Path, D] : Snapshot.Documents)
+    Texts[Path] = D.Text;
+  R->Texts = std::make_shared<SourceTexts>(std::move(Texts));
+  R->Shown = showFindings(Findings, File, *R->Texts, Encoding);
+  log(File + " v" + std::to_string(R->Version) + ": " +
+      std::to_string(R->Shown.size()) + " diagnostics in " +
+      std::to_string(Seconds) + " s (preamble " +
+      std::to_string(State->Analyzer->preambleBytes() >> 20) + " MiB)");
+  deliver(File, std::move(R));
+}
+
+void Server::deliver(const std::string &File, std::shared_ptr<Result> R) {
+  std::lock_guard<std::mutex> Guard(Lock);
+  std::optional<Document> D = Documents.get(File);
+  auto It = States.find(File);
+  // A result for a text or a configuration that is no longer current is
+  // never shown.
+  if (!D || It == States.end() || D->Version != R->Version ||
+      R->Generation != Generation)
+    return;
+  R->Id = std::to_string(++NextResultId);
+  It->second->Latest = R;
+  for (auto P = PendingPulls.begin(); P != PendingPulls.end();) {
+    if (P->File != File) {
+      ++P;
+      continue;
+    }
+    reply(P->Id, pullReport(*R, P->PreviousResultId));
+    P = PendingPulls.erase(P);
+  }
+  if (ClientPulls)
+    return;
+  json Items = json::array();
+  for (const ShownFinding &S : R->Shown)
+    Items.push_back(S.Diagnostic);
+  notify("textDocument/publishDiagnostics", {{"uri", D->Uri},
+                                             {"version", D->Version},
+                                             {"diagnostics", std::move(Items)}});
+}
+
+} // namespace torch_tidy::lsp
