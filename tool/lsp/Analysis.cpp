@@ -1,6 +1,7 @@
 //===--- Analysis.cpp - torch-tidy's rules on an open file ----------------===//
 
 #include "Analysis.h"
+#include "CompileCommands.h"
 #include "PlanCollector.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
@@ -11,6 +12,8 @@
 #include "clang/Frontend/MultiplexConsumer.h"
 #include "clang/Frontend/TextDiagnosticBuffer.h"
 #include "clang/Frontend/Utils.h"
+#include "clang/Lex/PPCallbacks.h"
+#include "clang/Lex/Preprocessor.h"
 #include "clang/Lex/PreprocessorOptions.h"
 #include "clang/Serialization/PCHContainerOperations.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
@@ -29,10 +32,10 @@ namespace {
 class OwnedDeclarationsConsumer : public MultiplexConsumer {
 public:
   OwnedDeclarationsConsumer(std::unique_ptr<ASTConsumer> Tidy,
-                            ClangTidyContext &Context,
+                            ClangTidyContext &Context, std::string ProjectRoot,
                             const std::atomic<bool> &Cancelled)
       : MultiplexConsumer(consumers(std::move(Tidy))), Context(Context),
-        Cancelled(Cancelled) {}
+        ProjectRoot(std::move(ProjectRoot)), Cancelled(Cancelled) {}
 
   bool HandleTopLevelDecl(DeclGroupRef D) override {
     if (Cancelled)
@@ -55,17 +58,26 @@ private:
     return All;
   }
 
-  /// The top-level declarations of the main file and of the headers that
-  /// the header filter shows (never system headers).
+  /// Whether the checks walk the declarations of header \p Name: one of the
+  /// project's (under its root), or one the header filter shows.
+  bool owned(StringRef Name) const {
+    const ClangTidyOptions &Options = Context.getOptions();
+    std::string Path = absoluteIn(Context.getCurrentBuildDirectory(), Name);
+    if (!ProjectRoot.empty() && StringRef(Path).starts_with(ProjectRoot))
+      return true;
+    std::string Shown = Options.HeaderFilterRegex.value_or("");
+    std::string Excluded = Options.ExcludeHeaderFilterRegex.value_or("");
+    return !Shown.empty() && llvm::Regex(Shown).match(Name) &&
+           !(!Excluded.empty() && llvm::Regex(Excluded).match(Name));
+  }
+
+  /// The top-level declarations of the main file and of the headers the
+  /// user owns, never of system headers (nor LibTorch's, read from the
+  /// preamble, unless they are the project's).
   std::vector<Decl *> ownedDeclarations(ASTContext &Ctx) const {
     const SourceManager &SM = Ctx.getSourceManager();
-    const ClangTidyOptions &Options = Context.getOptions();
-    llvm::Regex Shown(Options.HeaderFilterRegex.value_or(""));
-    llvm::Regex Excluded(Options.ExcludeHeaderFilterRegex.value_or(""));
-    bool AnyHeader = !Options.HeaderFilterRegex.value_or("").empty();
-    bool ExcludeAny = !Options.ExcludeHeaderFilterRegex.value_or("").empty();
     std::vector<Decl *> Owned;
-    std::map<FileID, bool> HeaderShown;
+    std::map<FileID, bool> HeaderOwned;
     for (Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
       SourceLocation Loc = SM.getExpansionLoc(D->getLocation());
       if (Loc.isInvalid())
@@ -74,14 +86,13 @@ private:
         Owned.push_back(D);
         continue;
       }
-      if (!AnyHeader || SM.isInSystemHeader(Loc))
+      if (SM.isInSystemHeader(Loc))
         continue;
       FileID File = SM.getFileID(Loc);
-      auto [It, Inserted] = HeaderShown.try_emplace(File, false);
-      if (Inserted) {
-        StringRef Name = SM.getFilename(Loc);
-        It->second = Shown.match(Name) && !(ExcludeAny && Excluded.match(Name));
-      }
+      auto [It, Inserted] = HeaderOwned.try_emplace(File, false);
+      if (Inserted)
+        if (OptionalFileEntryRef Entry = SM.getFileEntryRefForID(File))
+          It->second = owned(Entry->getName());
       if (It->second)
         Owned.push_back(D);
     }
@@ -89,25 +100,71 @@ private:
   }
 
   ClangTidyContext &Context;
+  std::string ProjectRoot; // with a trailing separator; empty for none
   const std::atomic<bool> &Cancelled;
+};
+
+/// For each file the parse enters, the offset of the main file's #include
+/// that leads to it: where a compiler error in a header is shown.
+class IncludeLines : public PPCallbacks {
+public:
+  IncludeLines(const SourceManager &SM, std::string Directory,
+               std::map<std::string, unsigned> &Lines)
+      : SM(SM), Directory(std::move(Directory)), Lines(Lines) {}
+
+  void FileChanged(SourceLocation Loc, FileChangeReason Reason,
+                   SrcMgr::CharacteristicKind, FileID) override {
+    if (Reason != EnterFile)
+      return;
+    FileID Entered = SM.getFileID(Loc);
+    SourceLocation Include = SM.getIncludeLoc(Entered);
+    OptionalFileEntryRef File = SM.getFileEntryRefForID(Entered);
+    if (Include.isInvalid() || !File)
+      return;
+    std::optional<unsigned> Offset;
+    if (SM.getFileID(Include) == SM.getMainFileID()) {
+      Offset = SM.getFileOffset(Include);
+    } else if (OptionalFileEntryRef Includer =
+                   SM.getFileEntryRefForID(SM.getFileID(Include))) {
+      auto Known = Lines.find(absoluteIn(Directory, Includer->getName()));
+      if (Known != Lines.end())
+        Offset = Known->second;
+    }
+    if (Offset)
+      Lines.try_emplace(absoluteIn(Directory, File->getName()), *Offset);
+  }
+
+private:
+  const SourceManager &SM;
+  std::string Directory;
+  std::map<std::string, unsigned> &Lines;
 };
 
 class TidyAction : public ASTFrontendAction {
 public:
   TidyAction(ClangTidyASTConsumerFactory &Factory, ClangTidyContext &Context,
-             const std::atomic<bool> &Cancelled)
-      : Factory(Factory), Context(Context), Cancelled(Cancelled) {}
+             std::string ProjectRoot, const std::atomic<bool> &Cancelled,
+             std::map<std::string, unsigned> &Includes)
+      : Factory(Factory), Context(Context), ProjectRoot(std::move(ProjectRoot)),
+        Cancelled(Cancelled), Includes(Includes) {}
 
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &Compiler,
                                                  StringRef File) override {
+    llvm::ErrorOr<std::string> Directory =
+        Compiler.getVirtualFileSystem().getCurrentWorkingDirectory();
+    Compiler.getPreprocessor().addPPCallbacks(std::make_unique<IncludeLines>(
+        Compiler.getSourceManager(), Directory ? *Directory : "", Includes));
     return std::make_unique<OwnedDeclarationsConsumer>(
-        Factory.createASTConsumer(Compiler, File), Context, Cancelled);
+        Factory.createASTConsumer(Compiler, File), Context, ProjectRoot,
+        Cancelled);
   }
 
 private:
   ClangTidyASTConsumerFactory &Factory;
   ClangTidyContext &Context;
+  std::string ProjectRoot;
   const std::atomic<bool> &Cancelled;
+  std::map<std::string, unsigned> &Includes;
 };
 
 /// The compile command as clang-tidy runs it: the configuration's extra
@@ -128,6 +185,13 @@ std::vector<std::string> adjustedArguments(const tooling::CompileCommand &Comman
         tooling::getStripPluginsAdjuster()})
     Args = Adjust(Args, Command.Filename);
   return Args;
+}
+
+/// \p Root as a prefix of the paths under it; none for no root, or for '/'
+/// (every header would be the project's).
+std::string projectPrefix(llvm::StringRef Root) {
+  llvm::StringRef Trimmed = Root.rtrim('/');
+  return Trimmed.empty() ? "" : Trimmed.str() + "/";
 }
 
 /// An error finding at the top of \p File: its command cannot be used.
@@ -176,6 +240,11 @@ AnalysisOutput FileAnalyzer::run(const AnalysisInputs &In,
     Index.locate(Out.Findings.back().Where);
     return Out;
   }
+  // The main file by its absolute name, whatever the command calls it:
+  // names relative to the command's directory would be resolved against the
+  // server's by whoever reads them later (the replay plans' recorder).
+  FrontendInputFile &Input = Invocation->getFrontendOpts().Inputs[0];
+  Input = FrontendInputFile(In.File, Input.getKind(), Input.isSystem());
   // As clang-tidy's own runs: free the AST at the end, and define
   // __clang_analyzer__.
   Invocation->getFrontendOpts().DisableFree = false;
@@ -200,6 +269,7 @@ AnalysisOutput FileAnalyzer::run(const AnalysisInputs &In,
                            &Diagnostics, /*ShouldOwnClient=*/false);
   Context.setDiagnosticsEngine(&Engine);
   ClangTidyASTConsumerFactory Factory(Context, FS);
+  std::map<std::string, unsigned> Includes; // header -> its #include here
   {
     llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> CompilerFS = FS;
     if (Built)
@@ -211,22 +281,25 @@ AnalysisOutput FileAnalyzer::run(const AnalysisInputs &In,
     Compiler.setInvocation(std::move(Invocation));
     Compiler.createDiagnostics(&Diagnostics, /*ShouldOwnClient=*/false);
     Compiler.createFileManager(CompilerFS);
-    TidyAction Action(Factory, Context, Cancelled);
+    TidyAction Action(Factory, Context, projectPrefix(In.ProjectRoot),
+                      Cancelled, Includes);
     Compiler.ExecuteAction(Action);
   }
   if (Cancelled) {
     Out.Cancelled = true;
     return Out;
   }
-  for (const ClangTidyError &Error : Diagnostics.take())
-    Out.Findings.push_back(toFinding(Error, Index));
-  Plans.attachTo(Out.Findings);
-  for (Finding F : Preamble.errors()) {
-    Index.locate(F.Where);
-    for (Note &N : F.Notes)
-      Index.locate(N.Where);
+  for (const ClangTidyError &Error : Diagnostics.take()) {
+    Finding F = toFinding(Error, Index);
+    auto Include = Includes.find(F.Where.File);
+    if (F.IsError && Include != Includes.end()) {
+      Span Line{In.File, Include->second};
+      Index.locate(Line);
+      F.Notes.push_back({Line, "included here", {}});
+    }
     Out.Findings.push_back(std::move(F));
   }
+  Plans.attachTo(Out.Findings);
   sortAndDeduplicate(Out.Findings);
   return Out;
 }

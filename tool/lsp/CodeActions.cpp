@@ -77,19 +77,21 @@ static std::optional<json> workspaceEdit(const std::vector<Edit> &Edits,
   return json{{"changes", std::move(Changes)}};
 }
 
-/// \p Text on one line, shortened for a title.
+/// \p Text on one line (line breaks, and the spaces around them, become
+/// one space), shortened for a title.
 static std::string shortText(llvm::StringRef Text) {
+  Text = Text.trim("\r\n");
   std::string Line;
-  bool Space = false;
-  for (char C : Text) {
-    if (llvm::isSpace(C)) {
-      Space = !Line.empty();
+  for (size_t I = 0; I < Text.size(); ++I) {
+    if (Text[I] != '\n') {
+      Line += Text[I];
       continue;
     }
-    if (Space)
-      Line += ' ';
-    Space = false;
-    Line += C;
+    while (!Line.empty() && llvm::isSpace(Line.back()))
+      Line.pop_back();
+    while (I + 1 < Text.size() && llvm::isSpace(Text[I + 1]))
+      ++I;
+    Line += ' ';
   }
   if (Line.size() > 50)
     Line = Line.substr(0, 47) + "...";

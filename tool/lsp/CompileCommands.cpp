@@ -54,7 +54,7 @@ CompileCommands::databaseFor(const std::string &File) {
   return D;
 }
 
-static std::string absoluteIn(llvm::StringRef Directory, llvm::StringRef Path) {
+std::string absoluteIn(llvm::StringRef Directory, llvm::StringRef Path) {
   llvm::SmallString<256> Absolute(Path);
   if (!llvm::sys::path::is_absolute(Absolute)) {
     Absolute = Directory;
@@ -190,9 +190,10 @@ FileCommand CompileCommands::commandFor(const std::string &File) {
     Result.Detail =
         !D.Error.empty()
             ? D.Error
-            : "no compile_commands.json in this file's directory, a parent, "
-              "or a build/ directory beside one, and the server was started "
-              "without -p";
+            : "no compile_commands.json in its directory, a parent, or a "
+              "build/ directory beside one (cmake "
+              "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON writes one), and the server "
+              "was started without -p or flags after '--'";
     return Result;
   }
   std::vector<CompileCommand> Commands = D.Commands->getCompileCommands(File);

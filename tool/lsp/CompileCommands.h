@@ -36,6 +36,10 @@ struct FileCommand {
   std::string Detail;
 };
 
+/// \p Path made absolute relative to \p Directory (a compile command's),
+/// without '.' and '..'.
+std::string absoluteIn(llvm::StringRef Directory, llvm::StringRef Path);
+
 class CompileCommands {
 public:
   /// \p BuildPath: -p's directory, if any; \p Fixed: the database of the

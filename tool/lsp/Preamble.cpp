@@ -1,6 +1,7 @@
 //===--- Preamble.cpp - The precompiled include block of an open file -----===//
 
 #include "Preamble.h"
+#include "CompileCommands.h"
 #include "Transport.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -14,66 +15,7 @@ namespace torch_tidy::lsp {
 
 using namespace clang;
 
-/// \p Name, a file name as the compiler saw it, made absolute relative to
-/// \p Directory, the compile command's.
-static std::string absolutePath(StringRef Directory, StringRef Name) {
-  llvm::SmallString<256> Path(Name);
-  if (!llvm::sys::path::is_absolute(Path)) {
-    Path = Directory;
-    llvm::sys::path::append(Path, Name);
-  }
-  llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
-  return std::string(Path);
-}
-
 namespace {
-
-/// Keeps the compiler errors met while the preamble is built, as findings:
-/// the parse that reuses the preamble does not report them again.
-class ErrorCollector : public DiagnosticConsumer {
-public:
-  ErrorCollector(std::vector<Finding> &Errors, std::string Directory)
-      : Errors(Errors), Directory(std::move(Directory)) {}
-
-  void HandleDiagnostic(DiagnosticsEngine::Level Level,
-                        const Diagnostic &Info) override {
-    DiagnosticConsumer::HandleDiagnostic(Level, Info);
-    if (Level < DiagnosticsEngine::Error || !Info.hasSourceManager() ||
-        Info.getLocation().isInvalid())
-      return;
-    const SourceManager &SM = Info.getSourceManager();
-    Finding F;
-    F.Check = "clang-diagnostic-error";
-    F.IsError = true;
-    llvm::SmallString<256> Message;
-    Info.FormatDiagnostic(Message);
-    F.Message = std::string(Message);
-    SourceLocation Where = SM.getFileLoc(Info.getLocation());
-    F.Where = spanAt(SM, Where);
-    // In a header: also where the main file includes it.
-    FileID File = SM.getFileID(Where);
-    SourceLocation Include;
-    while (File.isValid() && File != SM.getMainFileID()) {
-      Include = SM.getIncludeLoc(File);
-      File = Include.isValid() ? SM.getFileID(Include) : FileID();
-    }
-    if (File == SM.getMainFileID() && Include.isValid())
-      F.Notes.push_back({spanAt(SM, Include), "included here", {}});
-    Errors.push_back(std::move(F));
-  }
-
-private:
-  Span spanAt(const SourceManager &SM, SourceLocation Loc) const {
-    Span S;
-    if (OptionalFileEntryRef Entry = SM.getFileEntryRefForID(SM.getFileID(Loc)))
-      S.File = absolutePath(Directory, Entry->getName());
-    S.Offset = SM.getFileOffset(Loc);
-    return S;
-  }
-
-  std::vector<Finding> &Errors;
-  std::string Directory;
-};
 
 /// Records the project's headers that the preamble includes.
 class HeaderRecorder : public PreambleCallbacks {
@@ -97,7 +39,7 @@ public:
   }
 
 private:
-  void add(StringRef Name) { Headers.insert(absolutePath(Directory, Name)); }
+  void add(StringRef Name) { Headers.insert(absoluteIn(Directory, Name)); }
 
   std::set<std::string> &Headers;
   std::string Directory;
@@ -114,25 +56,33 @@ FilePreamble::get(const CompilerInvocation &Invocation,
   Rebuilt = false;
   PreambleBounds Bounds =
       ComputePreambleBounds(Invocation.getLangOpts(), Main.getMemBufferRef(), 0);
-  if (Preamble && Key == CommandKey &&
-      Preamble->CanReuse(Invocation, Main.getMemBufferRef(), Bounds, *FS))
-    return &*Preamble;
+  if (!Preamble || Key != CommandKey ||
+      !Preamble->CanReuse(Invocation, Main.getMemBufferRef(), Bounds, *FS))
+    build(Invocation, Main, Bounds, FS, CommandKey, BeforeBuild);
+  // A preamble with compiler errors is kept only to know when they may be
+  // gone: a parse on top of it would not know of them, and the rules that
+  // conclude from an absence must (where the compiler recovered from
+  // errors they stay quiet). The file is parsed whole instead.
+  return Preamble && !HasErrors ? &*Preamble : nullptr;
+}
 
+void FilePreamble::build(const CompilerInvocation &Invocation,
+                         const llvm::MemoryBuffer &Main, PreambleBounds Bounds,
+                         llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
+                         const std::string &CommandKey,
+                         llvm::function_ref<void()> BeforeBuild) {
   Preamble.reset();
-  Errors.clear();
   Headers.clear();
   BeforeBuild();
   Rebuilt = true;
-  llvm::ErrorOr<std::string> WorkingDirectory = FS->getCurrentWorkingDirectory();
-  std::string Directory = WorkingDirectory ? *WorkingDirectory : "";
-  std::vector<Finding> NewErrors;
-  ErrorCollector Collector(NewErrors, Directory);
+  IgnoringDiagConsumer Ignored;
   IntrusiveRefCntPtr<DiagnosticsEngine> Diags =
       CompilerInstance::createDiagnostics(
-          new DiagnosticOptions(Invocation.getDiagnosticOpts()), &Collector,
+          new DiagnosticOptions(Invocation.getDiagnosticOpts()), &Ignored,
           /*ShouldOwnClient=*/false);
+  llvm::ErrorOr<std::string> WorkingDirectory = FS->getCurrentWorkingDirectory();
   std::set<std::string> Included;
-  HeaderRecorder Recorder(Included, Directory);
+  HeaderRecorder Recorder(Included, WorkingDirectory ? *WorkingDirectory : "");
   // Templates instantiated by the headers are instantiated once, in the
   // preamble, instead of at the end of every parse that uses it: for
   // <torch/torch.h> that halves an analysis after an edit (clang's
@@ -146,13 +96,12 @@ FilePreamble::get(const CompilerInvocation &Invocation,
   if (!Built) {
     log("no preamble for " + Main.getBufferIdentifier() + ": " +
         Built.getError().message() + "; the file is parsed whole");
-    return nullptr;
+    return;
   }
   Preamble = std::move(*Built);
   Key = CommandKey;
-  Errors = std::move(NewErrors);
+  HasErrors = Diags->hasErrorOccurred();
   Headers.assign(Included.begin(), Included.end());
-  return &*Preamble;
 }
 
 } // namespace torch_tidy::lsp

@@ -10,7 +10,6 @@
 #ifndef TORCH_TIDY_TOOL_LSP_PREAMBLE_H
 #define TORCH_TIDY_TOOL_LSP_PREAMBLE_H
 
-#include "Finding.h"
 #include "clang/Frontend/CompilerInvocation.h"
 #include "clang/Frontend/PrecompiledPreamble.h"
 #include "llvm/ADT/FunctionExtras.h"
@@ -28,8 +27,8 @@ public:
 
   /// The preamble of \p Main as \p Invocation compiles it (\p CommandKey
   /// names the command), built first when there is none yet or the one there
-  /// is cannot be reused; \p BeforeBuild runs before a build. Null when none
-  /// can be built: the file is then parsed whole.
+  /// is cannot be reused; \p BeforeBuild runs before a build. Null when there
+  /// is none to use: the file is then parsed whole.
   const clang::PrecompiledPreamble *
   get(const clang::CompilerInvocation &Invocation,
       const llvm::MemoryBuffer &Main,
@@ -38,19 +37,22 @@ public:
 
   /// Whether the last get() built the preamble.
   bool rebuilt() const { return Rebuilt; }
-  /// The compiler errors of the preamble, which the parse that uses it does
-  /// not repeat; spans not yet located.
-  const std::vector<Finding> &errors() const { return Errors; }
   /// The files of the project the preamble included (not system headers).
   const std::vector<std::string> &headers() const { return Headers; }
   /// What the preamble takes on disk.
   size_t bytes() const { return Preamble ? Preamble->getSize() : 0; }
 
 private:
+  void build(const clang::CompilerInvocation &Invocation,
+             const llvm::MemoryBuffer &Main, clang::PreambleBounds Bounds,
+             llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
+             const std::string &CommandKey,
+             llvm::function_ref<void()> BeforeBuild);
+
   std::string StorageDirectory;
   std::optional<clang::PrecompiledPreamble> Preamble;
   std::string Key;
-  std::vector<Finding> Errors;
+  bool HasErrors = false;
   std::vector<std::string> Headers;
   bool Rebuilt = false;
 };

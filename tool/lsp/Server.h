@@ -63,7 +63,20 @@ private:
     std::shared_ptr<SourceTexts> Texts;
     std::vector<ShownFinding> Shown;
   };
-  struct FileState;
+  struct FileState {
+    explicit FileState(const ServerOptions &Options)
+        : Analyzer(std::make_unique<FileAnalyzer>(*Options.Configuration,
+                                                  Options.PreambleDirectory)) {}
+    /// Used by the file's analysis thread only.
+    std::unique_ptr<FileAnalyzer> Analyzer;
+    /// The text whose analysis crashed, and what it found then: the same text
+    /// is not analysed again.
+    std::optional<std::string> CrashedText;
+    std::vector<Finding> CrashFindings;
+    // Under Server::Lock.
+    std::shared_ptr<const Result> Latest;
+    std::vector<std::string> Headers;
+  };
   struct PendingPull {
     nlohmann::json Id;
     std::string File, PreviousResultId;
