@@ -194,6 +194,44 @@ std::string projectPrefix(llvm::StringRef Root) {
   return Trimmed.empty() ? "" : Trimmed.str() + "/";
 }
 
+/// The compiler invocation of \p Args, which compile \p File, as clang-tidy
+/// runs it; null, and the driver's \p Problem, when there is none.
+std::shared_ptr<CompilerInvocation>
+invocationOf(const std::vector<std::string> &Args, const std::string &File,
+             llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
+             std::string &Problem) {
+  std::vector<const char *> ArgPointers;
+  for (const std::string &Arg : Args)
+    ArgPointers.push_back(Arg.c_str());
+  auto *DriverErrors = new TextDiagnosticBuffer;
+  CreateInvocationOptions Creation;
+  Creation.Diags = CompilerInstance::createDiagnostics(new DiagnosticOptions,
+                                                       DriverErrors);
+  Creation.VFS = FS;
+  Creation.RecoverOnError = true;
+  std::shared_ptr<CompilerInvocation> Invocation =
+      createInvocation(ArgPointers, Creation);
+  if (!Invocation || Invocation->getFrontendOpts().Inputs.size() != 1) {
+    Problem = DriverErrors->err_begin() != DriverErrors->err_end()
+                  ? DriverErrors->err_begin()->second
+                  : "it does not compile exactly one file";
+    return nullptr;
+  }
+  // The main file by its absolute name, whatever the command calls it:
+  // names relative to the command's directory would be resolved against the
+  // server's by whoever reads them later (the replay plans' recorder).
+  FrontendInputFile &Input = Invocation->getFrontendOpts().Inputs[0];
+  Input = FrontendInputFile(File, Input.getKind(), Input.isSystem());
+  // As clang-tidy's own runs: free the AST at the end, and define
+  // __clang_analyzer__.
+  Invocation->getFrontendOpts().DisableFree = false;
+  Invocation->getPreprocessorOpts().SetUpStaticAnalyzer = true;
+  Invocation->getPreprocessorOpts().RetainRemappedFileBuffers = true;
+  // No "N warnings generated." on the server's log after each analysis.
+  Invocation->getDiagnosticOpts().ShowCarets = false;
+  return Invocation;
+}
+
 /// An error finding at the top of \p File: its command cannot be used.
 Finding commandError(const std::string &File, const std::string &Problem) {
   Finding F;
@@ -220,44 +258,19 @@ AnalysisOutput FileAnalyzer::run(const AnalysisInputs &In,
 
   std::vector<std::string> Args =
       adjustedArguments(In.Command, Context.getOptionsForFile(In.File));
-  std::vector<const char *> ArgPointers;
-  for (const std::string &Arg : Args)
-    ArgPointers.push_back(Arg.c_str());
-  auto *DriverErrors = new TextDiagnosticBuffer;
-  CreateInvocationOptions Creation;
-  Creation.Diags = CompilerInstance::createDiagnostics(new DiagnosticOptions,
-                                                       DriverErrors);
-  Creation.VFS = FS;
-  Creation.RecoverOnError = true;
+  std::string Problem;
   std::shared_ptr<CompilerInvocation> Invocation =
-      createInvocation(ArgPointers, Creation);
-  if (!Invocation || Invocation->getFrontendOpts().Inputs.size() != 1) {
-    std::string Problem =
-        DriverErrors->err_begin() != DriverErrors->err_end()
-            ? DriverErrors->err_begin()->second
-            : "it does not compile exactly one file";
+      invocationOf(Args, In.File, FS, Problem);
+  if (!Invocation) {
     Out.Findings.push_back(commandError(In.File, Problem));
     Index.locate(Out.Findings.back().Where);
     return Out;
   }
-  // The main file by its absolute name, whatever the command calls it:
-  // names relative to the command's directory would be resolved against the
-  // server's by whoever reads them later (the replay plans' recorder).
-  FrontendInputFile &Input = Invocation->getFrontendOpts().Inputs[0];
-  Input = FrontendInputFile(In.File, Input.getKind(), Input.isSystem());
-  // As clang-tidy's own runs: free the AST at the end, and define
-  // __clang_analyzer__.
-  Invocation->getFrontendOpts().DisableFree = false;
-  Invocation->getPreprocessorOpts().SetUpStaticAnalyzer = true;
-  Invocation->getPreprocessorOpts().RetainRemappedFileBuffers = true;
-  // No "N warnings generated." on the server's log after each analysis.
-  Invocation->getDiagnosticOpts().ShowCarets = false;
 
   std::unique_ptr<llvm::MemoryBuffer> Main = llvm::MemoryBuffer::getMemBufferCopy(
       In.Text, Invocation->getFrontendOpts().Inputs[0].getFile());
   const PrecompiledPreamble *Built = Preamble.get(
       *Invocation, *Main, FS, llvm::join(Args, "\n"), BeforePreambleBuild);
-  Out.PreambleRebuilt = Preamble.rebuilt();
   Out.Headers = Preamble.headers();
   if (Cancelled) {
     Out.Cancelled = true;

@@ -41,7 +41,6 @@ struct AnalysisOutput {
   std::vector<Finding> Findings;
   /// A newer edit arrived: the findings are incomplete and must be dropped.
   bool Cancelled = false;
-  bool PreambleRebuilt = false;
   std::vector<std::string> Headers; // the project's headers the file includes
 };
 

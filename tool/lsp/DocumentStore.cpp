@@ -37,14 +37,6 @@ std::optional<Document> DocumentStore::get(const std::string &Path) const {
   return It->second;
 }
 
-std::vector<Document> DocumentStore::all() const {
-  std::lock_guard<std::mutex> Guard(Lock);
-  std::vector<Document> All;
-  for (const auto &Entry : Documents)
-    All.push_back(Entry.second);
-  return All;
-}
-
 DocumentStore::Snapshot DocumentStore::snapshot() const {
   Snapshot S;
   {

@@ -14,7 +14,6 @@
 #include <mutex>
 #include <optional>
 #include <string>
-#include <vector>
 
 namespace torch_tidy::lsp {
 
@@ -37,7 +36,6 @@ public:
   void close(const std::string &Path);
 
   std::optional<Document> get(const std::string &Path) const;
-  std::vector<Document> all() const;
 
   /// The documents as they are now, and a file system that reads their
   /// texts over the disk; later edits change neither.

@@ -53,7 +53,6 @@ FilePreamble::get(const CompilerInvocation &Invocation,
                   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
                   const std::string &CommandKey,
                   llvm::function_ref<void()> BeforeBuild) {
-  Rebuilt = false;
   PreambleBounds Bounds =
       ComputePreambleBounds(Invocation.getLangOpts(), Main.getMemBufferRef(), 0);
   if (!Preamble || Key != CommandKey ||
@@ -74,7 +73,6 @@ void FilePreamble::build(const CompilerInvocation &Invocation,
   Preamble.reset();
   Headers.clear();
   BeforeBuild();
-  Rebuilt = true;
   IgnoringDiagConsumer Ignored;
   IntrusiveRefCntPtr<DiagnosticsEngine> Diags =
       CompilerInstance::createDiagnostics(

@@ -35,8 +35,6 @@ public:
       llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
       const std::string &CommandKey, llvm::function_ref<void()> BeforeBuild);
 
-  /// Whether the last get() built the preamble.
-  bool rebuilt() const { return Rebuilt; }
   /// The files of the project the preamble included (not system headers).
   const std::vector<std::string> &headers() const { return Headers; }
   /// What the preamble takes on disk.
@@ -54,7 +52,6 @@ private:
   std::string Key;
   bool HasErrors = false;
   std::vector<std::string> Headers;
-  bool Rebuilt = false;
 };
 
 } // namespace torch_tidy::lsp

@@ -59,7 +59,6 @@ public:
   llvm::StringRef line(unsigned Line) const;
   unsigned lineOf(unsigned Offset) const;
   unsigned lineStart(unsigned Line) const { return Starts[Line]; }
-  unsigned lineCount() const { return Starts.size(); }
 
 private:
   llvm::StringRef Text;
