@@ -369,6 +369,27 @@ class ConfigTest(ServerTestCase):
                            for m in ms[before:]),
             WAIT, "the diagnostics under the editor's .torch-tidy")
 
+    def test_a_compile_database_written_later_is_used(self):
+        # Outside the project, whose .torch-tidy the other test changes.
+        lonely = tempfile.mkdtemp(prefix='torch-tidy-lsp-lonely-')
+        self.addCleanup(shutil.rmtree, lonely, True)
+        path = self.open(write(os.path.join(lonely, 'lonely.cpp'), SHORT_CPP))
+        self.assertEqual(findings(self.diagnostics(path)),
+                         [(0, 'torch-tidy-no-compile-command')])
+        database = write(os.path.join(lonely, 'compile_commands.json'), json.dumps([{
+            'directory': lonely, 'file': 'lonely.cpp',
+            'arguments': ['clang++', '-std=c++17', '-I', ARGS.standin, '-c',
+                          'lonely.cpp']}]))
+        before = len(self.client.notifications)
+        self.client.notify('workspace/didChangeWatchedFiles', {'changes': [
+            {'uri': file_uri(database), 'type': 1}]})
+        self.client.wait_for(
+            lambda ms: any(m.get('method') == 'textDocument/publishDiagnostics'
+                           and m['params']['uri'] == file_uri(path)
+                           and findings(m['params']['diagnostics']) ==
+                           [(1, 'device-discarded-to')] for m in ms[before:]),
+            WAIT, 'the diagnostics with the new compile database')
+
 
 class VerdictsTest(ServerTestCase):
     """--verdicts: what the probe said shows in the message."""

@@ -6,7 +6,6 @@
 #include "Version.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Process.h"
 
 namespace torch_tidy::lsp {
 
@@ -17,7 +16,6 @@ using nlohmann::json;
 struct InvalidParams : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
-
 
 Server::Server(ServerOptions Opts, Transport &Channel)
     : Options(std::move(Opts)), Channel(Channel),
@@ -285,9 +283,20 @@ void Server::initialized() {
           });
 }
 
+static bool isCompileDatabase(llvm::StringRef File) {
+  return llvm::sys::path::filename(File) == "compile_commands.json";
+}
+
+static bool isTidyConfiguration(llvm::StringRef File) {
+  return llvm::sys::path::filename(File) == ".torch-tidy";
+}
+
+/// A file whose change changes the analysis of the open files: a
+/// .torch-tidy, also unsaved (its text in the editor is what the analyses
+/// read), or a compile_commands.json once saved (the server reads it from
+/// disk).
 static bool isConfiguration(llvm::StringRef File) {
-  llvm::StringRef Name = llvm::sys::path::filename(File);
-  return Name == ".torch-tidy" || Name == "compile_commands.json";
+  return isTidyConfiguration(File) || isCompileDatabase(File);
 }
 
 /// Whether the server analyses a document: C, C++ and CUDA sources and
@@ -324,8 +333,8 @@ void Server::didOpen(const json &Params) {
   std::string Language = Item.value("languageId", "");
   std::string File = D.Path;
   Documents.open(std::move(D));
-  if (isConfiguration(File))
-    return reloadEverything();
+  if (isTidyConfiguration(File))
+    return configurationChanged(File);
   if (!isAnalysable(Language, File))
     return;
   {
@@ -356,8 +365,8 @@ void Server::didChange(const json &Params) {
 }
 
 void Server::edited(const std::string &File) {
-  if (isConfiguration(File))
-    return reloadEverything();
+  if (isTidyConfiguration(File))
+    return configurationChanged(File);
   bool Open;
   {
     std::lock_guard<std::mutex> Guard(Lock);
@@ -370,7 +379,7 @@ void Server::edited(const std::string &File) {
 void Server::didSave(const json &Params) {
   std::string File = documentPath(Params);
   if (isConfiguration(File))
-    return reloadEverything();
+    return configurationChanged(File);
   // The open files that include it read it from disk unless it is open:
   // analyse them again (their preambles notice whether it changed).
   std::vector<std::string> Includers;
@@ -404,16 +413,26 @@ void Server::didClose(const json &Params) {
   }
   for (const PendingPull &P : Unanswered)
     reply(P.Id, {{"kind", "full"}, {"items", json::array()}});
-  if (isConfiguration(File))
-    reloadEverything(); // its unsaved text no longer counts
+  if (isTidyConfiguration(File))
+    configurationChanged(File); // its unsaved text no longer counts
 }
 
 void Server::didChangeWatchedFiles(const json &Params) {
+  std::optional<std::string> Changed;
   for (const json &Change : Params.at("changes"))
     if (std::optional<std::string> File =
             pathFromUri(Change.at("uri").get<std::string>()))
-      if (isConfiguration(*File))
-        return reloadEverything();
+      if (isConfiguration(*File) && (!Changed || isCompileDatabase(*File)))
+        Changed = *File;
+  if (Changed)
+    configurationChanged(*Changed);
+}
+
+void Server::configurationChanged(const std::string &File) {
+  log(File + " changed");
+  if (isCompileDatabase(File))
+    Commands.reload();
+  reanalyseAll(); // each analysis reads its .torch-tidy
 }
 
 void Server::reloadEverything() {
@@ -425,6 +444,10 @@ void Server::reloadEverything() {
     notify("window/showMessage",
            {{"type", 1}, {"message", "torch-tidy: " + Problem}});
   }
+  reanalyseAll();
+}
+
+void Server::reanalyseAll() {
   std::vector<std::string> Files;
   {
     std::lock_guard<std::mutex> Guard(Lock);

@@ -117,8 +117,13 @@ private:
   void deliver(const std::string &File, std::shared_ptr<Result> R);
   nlohmann::json pullReport(const Result &R, const std::string &PreviousId);
   void edited(const std::string &File);
-  /// The configuration, a compile database or the verdicts changed.
+  /// A .torch-tidy or compile_commands.json changed (saved or not).
+  void configurationChanged(const std::string &File);
+  /// workspace/didChangeConfiguration: the configuration, the compile
+  /// databases and the verdicts are read again.
   void reloadEverything();
+  /// Every open file, under a new generation of the configuration.
+  void reanalyseAll();
   std::string startProgress(const std::string &File);
   void endProgress(const std::string &Token);
 
