@@ -63,22 +63,20 @@ int runLanguageServer(LanguageServerInputs Inputs) {
   Options.PreambleDirectory = std::string(PreambleDirectory);
 
   lsp::Transport Channel(stdin, stdout);
-  int Status;
-  {
-    lsp::Server Server(std::move(Options), Channel);
-    if (llvm::Error Err = Server.loadVerdicts()) {
-      llvm::sys::fs::remove_directories(PreambleDirectory);
-      return Fail(llvm::toString(std::move(Err)));
-    }
-    lsp::log("torch-tidy language server, preambles in " + PreambleDirectory);
-    Status = Server.run();
-    // An analysis may be building a preamble, which cannot be interrupted:
-    // the process ends without waiting for it, its files removed first.
+  auto Server = std::make_unique<lsp::Server>(std::move(Options), Channel);
+  if (llvm::Error Err = Server->loadVerdicts()) {
     llvm::sys::fs::remove_directories(PreambleDirectory);
-    lsp::log("exit " + llvm::Twine(Status));
-    std::fflush(stdout);
-    std::_Exit(Status);
+    return Fail(llvm::toString(std::move(Err)));
   }
+  lsp::log("torch-tidy language server, preambles in " + PreambleDirectory);
+  int Status = Server->run();
+  // An analysis may still be building a preamble, which cannot be
+  // interrupted: the process ends without waiting for it (or destroying the
+  // server), its files removed first.
+  llvm::sys::fs::remove_directories(PreambleDirectory);
+  lsp::log("exit " + llvm::Twine(Status));
+  std::fflush(stdout);
+  std::_Exit(Status);
 }
 
 } // namespace torch_tidy
