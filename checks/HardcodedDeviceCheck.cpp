@@ -145,6 +145,7 @@ void HardcodedDeviceCheck::noteCudaUse(const Expr &Use,
   if (!Fn)
     return;
   Sources = &Ctx.getSourceManager();
+  Unit = &Ctx;
   auto [It, Inserted] = FirstCudaUse.try_emplace(Fn);
   if (!Inserted && !Sources->isBeforeInTranslationUnit(Loc, It->second.Loc))
     return;
@@ -180,11 +181,32 @@ void HardcodedDeviceCheck::check(const MatchFinder::MatchResult &Result) {
   }
 }
 
+/// Whether the project's code outside the checks' traversal scope (its
+/// headers that --header-filter leaves out) asks whether CUDA is available.
+/// System headers and LibTorch's namespaces are not searched.
+static bool checksAvailabilityOutsideScope(ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (Decl *D : utils::declarationsOutsideScope(Ctx)) {
+    if (SM.isInSystemHeader(D->getLocation()))
+      continue;
+    if (const auto *Namespace = dyn_cast<NamespaceDecl>(D);
+        Namespace && api::isLibTorchNamespace(*Namespace))
+      continue;
+    if (!match(decl(hasDescendant(
+                   callExpr(callee(api::cudaAvailabilityFunction())))),
+               *D, Ctx)
+             .empty())
+      return true;
+  }
+  return false;
+}
+
 void HardcodedDeviceCheck::onEndOfTranslationUnit() {
   // "Never checks" needs the whole translation unit: with compiler errors,
   // the check may be in what the compiler could not parse.
   if (!ChecksAvailability && Sources &&
-      !Sources->getDiagnostics().hasErrorOccurred()) {
+      !Sources->getDiagnostics().hasErrorOccurred() &&
+      !checksAvailabilityOutsideScope(*Unit)) {
     std::vector<CudaUse> Uses;
     for (const auto &Entry : FirstCudaUse)
       if (!IndexedOperations.contains(Entry.second.Operation))
@@ -202,6 +224,7 @@ void HardcodedDeviceCheck::onEndOfTranslationUnit() {
   FirstCudaUse.clear();
   IndexedOperations.clear();
   Sources = nullptr;
+  Unit = nullptr;
 }
 
 } // namespace clang::tidy::torch_tidy

@@ -43,6 +43,7 @@ private:
   /// Operations already reported for a literal index: not reported again.
   llvm::DenseSet<const CallExpr *> IndexedOperations;
   const SourceManager *Sources = nullptr;
+  ASTContext *Unit = nullptr;
 };
 
 } // namespace clang::tidy::torch_tidy

@@ -7,6 +7,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "Driver.h"
+#include "AnalysisKeys.h"
+#include "CacheDirectory.h"
+#include "CheckRunner.h"
 #include "CompileDatabase.h"
 #include "Configuration.h"
 #include "Confirmation.h"
@@ -18,6 +21,8 @@
 #include "Merge.h"
 #include "Output.h"
 #include "PlanCollector.h"
+#include "ProjectRun.h"
+#include "SharedPchBuild.h"
 #include "Version.h"
 #include "Worker.h"
 #include "clang-tidy/ClangTidy.h"
@@ -32,9 +37,6 @@
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
-#include <atomic>
-#include <mutex>
-#include <thread>
 
 extern volatile int TorchTidyModuleAnchorSource;
 static int LLVM_ATTRIBUTE_UNUSED TorchTidyModuleAnchorDestination =
@@ -161,11 +163,41 @@ as --confirm would.)"),
                                          cl::value_desc("filename"),
                                          cl::cat(Category));
 
+static cl::opt<std::string> CacheDir("cache-dir", cl::desc(R"(
+Where analyses are cached, with the precompiled headers that files share
+(default: $XDG_CACHE_HOME/torch-tidy, else ~/.cache/torch-tidy). A file whose
+contents, included files, compile command and configuration are unchanged is
+not analysed again: its findings are replayed.)"),
+                                     cl::value_desc("directory"),
+                                     cl::cat(Category));
+static cl::opt<bool> NoCache("no-cache", cl::desc(R"(
+Analyse every file, and keep nothing for the next run.)"),
+                             cl::init(false), cl::cat(Category));
+static cl::opt<std::string> CacheSize("cache-size", cl::desc(R"(
+The most the cache directory holds, e.g. 500M or 4G (default: 2G); the least
+recently used entries are removed first.)"),
+                                      cl::value_desc("size"), cl::cat(Category));
+static cl::opt<std::string> ExplainCache("explain-cache", cl::desc(R"(
+Say whether the next run replays this file's cached analysis, and if not,
+why (which input changed); then exit.)"),
+                                         cl::value_desc("file"),
+                                         cl::cat(Category));
+static cl::opt<bool> NoSharedPch("no-shared-pch", cl::desc(R"(
+Parse every file on its own, without a precompiled header of the headers
+that files with the same compile flags start with.)"),
+                                 cl::init(false), cl::cat(Category));
+
 // Set by the driver when it runs itself as a worker for one file.
 static cl::opt<std::string> WorkerFile("worker-file", cl::Hidden,
                                        cl::cat(Category));
 static cl::opt<std::string> WorkerOutput("worker-output", cl::Hidden,
                                          cl::cat(Category));
+static cl::opt<std::string> WorkerInputs("worker-inputs", cl::Hidden,
+                                         cl::cat(Category));
+static cl::opt<std::string> WorkerPch("worker-pch", cl::Hidden,
+                                      cl::cat(Category));
+static cl::opt<std::string> WorkerBuildPch("worker-build-pch", cl::Hidden,
+                                           cl::cat(Category));
 
 /// A one-line error on stderr, in the style of clang's driver.
 static int fail(const llvm::Twine &Message) {
@@ -202,71 +234,34 @@ static ConfigurationFlags configurationFlags() {
 
 namespace {
 
-/// Runs clang-tidy's engine on \p File in this process.
-std::vector<Finding> analyzeHere(const OptionsFactory &Options,
-                                 const tooling::CompilationDatabase &Database,
-                                 const std::string &File, SourceIndex &Index) {
+/// What analysing one file in this process found and read.
+struct LocalAnalysis {
+  std::vector<Finding> Findings;
+  CheckRun Run;
+};
+
+/// Runs clang-tidy's engine on \p File in this process, from \p SharedPch
+/// when it is given and can be loaded.
+LocalAnalysis analyzeHere(const OptionsFactory &Options,
+                          const tooling::CompilationDatabase &Database,
+                          const std::string &File, SourceIndex &Index,
+                          const std::string &SharedPch) {
   llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS(
       new llvm::vfs::OverlayFileSystem(llvm::vfs::createPhysicalFileSystem()));
   ClangTidyContext Context(Options.create(FS));
   PlanCollector Plans; // the checks' recorder while this file is analysed
-  std::vector<ClangTidyError> Errors =
-      runClangTidy(Context, Database, {File}, FS, FixNotes);
-  std::vector<Finding> Found;
-  for (const ClangTidyError &Error : Errors)
-    Found.push_back(toFinding(Error, Index));
-  Plans.attachTo(Found);
-  return Found;
+  CheckRunOptions RunOptions;
+  RunOptions.FixNotes = FixNotes;
+  RunOptions.SharedPch = SharedPch;
+  LocalAnalysis Result;
+  Result.Run = runChecks(Context, Database, File, FS, RunOptions);
+  if (Result.Run.PchRejected)
+    return analyzeHere(Options, Database, File, Index, "");
+  for (const ClangTidyError &Error : Result.Run.Errors)
+    Result.Findings.push_back(toFinding(Error, Index));
+  Plans.attachTo(Result.Findings);
+  return Result;
 }
-
-/// Analyses each file in a worker process, \p Jobs files at a time.
-class Analysis {
-public:
-  explicit Analysis(const WorkerLauncher &Launcher) : Launcher(Launcher) {}
-
-  std::vector<Finding> run(const std::vector<std::string> &Files,
-                           unsigned Jobs) {
-    Total = Files.size();
-    ShowProgress = !Quiet && llvm::sys::Process::StandardErrIsDisplayed();
-    std::vector<std::thread> Workers;
-    for (unsigned I = 0; I < std::min<size_t>(Jobs, Files.size()); ++I)
-      Workers.emplace_back([&] { work(Files); });
-    for (std::thread &Worker : Workers)
-      Worker.join();
-    if (ShowProgress)
-      llvm::errs() << "\r\033[K";
-    sortAndDeduplicate(Findings);
-    return std::move(Findings);
-  }
-
-private:
-  void work(const std::vector<std::string> &Files) {
-    while (true) {
-      size_t I = Next++;
-      if (I >= Files.size())
-        return;
-      progress(Files[I]);
-      std::vector<Finding> Found = Launcher.analyze(Files[I], Index);
-      std::lock_guard<std::mutex> Guard(Lock);
-      std::move(Found.begin(), Found.end(), std::back_inserter(Findings));
-    }
-  }
-
-  void progress(const std::string &File) {
-    if (!ShowProgress)
-      return;
-    std::lock_guard<std::mutex> Guard(Lock);
-    llvm::errs() << "\r\033[K[" << ++Started << "/" << Total << "] " << File;
-  }
-
-  const WorkerLauncher &Launcher;
-  std::atomic<size_t> Next{0};
-  size_t Started = 0, Total = 0;
-  bool ShowProgress = false;
-  std::mutex Lock;
-  SourceIndex Index;
-  std::vector<Finding> Findings;
-};
 
 } // namespace
 
@@ -430,14 +425,120 @@ static llvm::Error confirm(std::vector<Finding> &Findings, const char *Argv0) {
   return mergeVerdicts(Findings, Verdicts, ConfirmStrict);
 }
 
-/// The worker's side of WorkerLauncher: analyse one file, write its findings.
+namespace {
+
+/// The result cache and the shared precompiled headers of a run, in the
+/// cache directory or (--no-cache) in a directory of the run's own.
+struct Caches {
+  FileDigests Digests;
+  std::optional<CacheDirectory> Directory;
+  std::unique_ptr<ResultCache> Results;
+  std::unique_ptr<SharedPchStore> Pchs;
+  std::string RunDirectory;
+
+  llvm::Error open() {
+    uint64_t Limit = CacheDirectory::DefaultLimit;
+    if (CacheSize.getNumOccurrences()) {
+      std::optional<uint64_t> Parsed = parseSize(CacheSize);
+      if (!Parsed)
+        return llvm::createStringError(std::errc::invalid_argument,
+                                       "--cache-size takes a size such as "
+                                       "500M or 4G, not '%s'",
+                                       CacheSize.c_str());
+      Limit = *Parsed;
+    }
+    if (!NoCache) {
+      std::string Root = CacheDir.empty() ? CacheDirectory::defaultRoot()
+                                          : CacheDir.getValue();
+      auto Opened = Root.empty()
+                        ? llvm::Expected<CacheDirectory>(llvm::createStringError(
+                              std::errc::invalid_argument,
+                              "neither XDG_CACHE_HOME nor HOME is set"))
+                        : CacheDirectory::open(Root, Limit);
+      if (Opened) {
+        Directory.emplace(std::move(*Opened));
+        Results = std::make_unique<ResultCache>(*Directory, Digests);
+      } else if (CacheDir.getNumOccurrences()) {
+        return Opened.takeError();
+      } else {
+        llvm::errs() << "torch-tidy: warning: "
+                     << llvm::toString(Opened.takeError())
+                     << "; running without a cache (see --cache-dir)\n";
+      }
+    }
+    if (NoSharedPch)
+      return llvm::Error::success();
+    std::string PchDirectory;
+    if (Directory) {
+      PchDirectory = Directory->path("pch");
+    } else {
+      llvm::SmallString<128> Made;
+      if (llvm::sys::fs::createUniqueDirectory("torch-tidy-pch", Made))
+        return llvm::Error::success(); // no shared headers then
+      PchDirectory = RunDirectory = std::string(Made);
+    }
+    Pchs = std::make_unique<SharedPchStore>(PchDirectory, Digests);
+    return llvm::Error::success();
+  }
+
+  /// Keeps the cache within its size; removes the run's own directory.
+  ~Caches() {
+    if (Directory)
+      Directory->evict();
+    if (!RunDirectory.empty())
+      llvm::sys::fs::remove_directories(RunDirectory);
+  }
+};
+
+} // namespace
+
+/// --explain-cache: whether the next run replays the file, and why not.
+static int explainCache(const OptionsFactory &Options,
+                        const tooling::CompilationDatabase &Database,
+                        const std::string &Executable) {
+  if (NoCache)
+    return fail("--explain-cache reads the cache; --no-cache turns it off");
+  Caches Stores;
+  if (llvm::Error Err = Stores.open())
+    return fail(llvm::toString(std::move(Err)));
+  if (!Stores.Results)
+    return fail("no cache directory to explain (see --cache-dir)");
+  std::string File = absolute(ExplainCache);
+  if (!llvm::sys::fs::exists(File))
+    return fail("no such file: '" + ExplainCache + "'");
+  CacheKey Key = cacheKeyFor(File, Database, Options.create()->getOptions(File),
+                             FixNotes, toolDigest(Executable));
+  llvm::outs() << Stores.Results->explain(Key);
+  return 0;
+}
+
+/// The worker's side of WorkerLauncher: analyse one file and write its
+/// findings, or precompile the headers files share.
 static int runWorker(const OptionsFactory &Options,
                      const tooling::CompilationDatabase &Database) {
+  if (!WorkerBuildPch.empty()) {
+    llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS(
+        new llvm::vfs::OverlayFileSystem(llvm::vfs::createPhysicalFileSystem()));
+    ClangTidyContext Context(Options.create(FS));
+    auto Read = precompilePrefix(Context, Database, WorkerFile, WorkerBuildPch,
+                                 WorkerOutput);
+    if (!Read)
+      return fail(llvm::toString(Read.takeError()));
+    if (llvm::Error Err = writeWorkerInputs(WorkerInputs, *Read, {}, false))
+      return fail(llvm::toString(std::move(Err)));
+    return 0;
+  }
   SourceIndex Index;
-  std::vector<Finding> Findings =
-      analyzeHere(Options, Database, WorkerFile, Index);
-  if (llvm::Error Err = writeWorkerOutput(WorkerOutput, Findings))
+  LocalAnalysis Result =
+      analyzeHere(Options, Database, WorkerFile, Index, WorkerPch);
+  if (llvm::Error Err = writeWorkerOutput(WorkerOutput, Result.Findings))
     return fail(llvm::toString(std::move(Err)));
+  bool UsedSharedPch = !WorkerPch.empty() && !Result.Run.ReadThroughPch.empty();
+  if (!WorkerInputs.empty())
+    if (llvm::Error Err = writeWorkerInputs(WorkerInputs, Result.Run.Read,
+                                            Result.Run.ReadThroughPch,
+                                            UsedSharedPch))
+      return fail(llvm::toString(std::move(Err)));
   return 0;
 }
 
@@ -491,6 +592,10 @@ int runDriver(int Argc, const char **Argv) {
     llvm::InitializeAllAsmParsers();
     return runWorker(Options, *Commands);
   }
+  static int Anchor;
+  std::string Executable = llvm::sys::fs::getMainExecutable(Argv[0], &Anchor);
+  if (!ExplainCache.empty())
+    return explainCache(Options, *Commands, Executable);
   auto Counted = Gate::fromOptions();
   if (!Counted)
     return fail(llvm::toString(Counted.takeError()));
@@ -501,11 +606,24 @@ int runDriver(int Argc, const char **Argv) {
     return fail("the compile database lists no files");
   Files = Counted->select(std::move(Files), SourcePaths.empty());
 
-  unsigned Parallel = Jobs ? Jobs : llvm::hardware_concurrency().compute_thread_count();
-  static int Anchor;
-  WorkerLauncher Launcher(llvm::sys::fs::getMainExecutable(Argv[0], &Anchor),
-                          Arguments);
-  std::vector<Finding> Findings = Analysis(Launcher).run(Files, Parallel);
+  Caches Stores;
+  if (llvm::Error Err = Stores.open())
+    return fail(llvm::toString(std::move(Err)));
+  ProjectSettings Settings;
+  Settings.Jobs = Jobs ? Jobs : llvm::hardware_concurrency().compute_thread_count();
+  Settings.ShowProgress = !Quiet && llvm::sys::Process::StandardErrIsDisplayed();
+  Settings.FixNotes = FixNotes;
+  Settings.Tool = toolDigest(Executable);
+  Settings.Cache = Stores.Results.get();
+  Settings.Pchs = Stores.Pchs.get();
+  WorkerLauncher Launcher(Executable, Arguments);
+  ProjectRun Project(
+      Launcher, *Commands,
+      [&](const std::string &File) { return Options.create()->getOptions(File); },
+      Stores.Digests, Settings);
+  std::vector<Finding> Findings = Project.run(Files);
+  if (!Quiet && Files.size() > 1)
+    Project.printSummary(llvm::errs());
 
   if (llvm::Error Err = confirm(Findings, Argv[0]))
     return fail(llvm::toString(std::move(Err)));

@@ -77,6 +77,10 @@ bool isLibTorchInternal(const Decl *D) {
   return isInNamespace(D->getDeclContext(), {"at", "c10", "torch", "caffe2"});
 }
 
+bool isLibTorchNamespace(const NamespaceDecl &Namespace) {
+  return isInNamespace(&Namespace, {"at", "c10", "torch", "caffe2"});
+}
+
 bool isTensorSequenceType(QualType Type) {
   const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
       recordOf(Type));

@@ -87,6 +87,8 @@ bool isDataExample(QualType Type);
 /// Declared by LibTorch itself (namespaces at, c10, torch, caffe2): never
 /// analysed, never reported.
 bool isLibTorchInternal(const Decl *D);
+/// One of LibTorch's namespaces, or a namespace inside one.
+bool isLibTorchNamespace(const NamespaceDecl &Namespace);
 
 /// What a LibTorch function does with the devices of its tensor operands.
 enum class OpKind {

@@ -1350,7 +1350,7 @@ bool namesAccelerator(ASTContext &Ctx) {
     }
   } Finder;
   Finder.SM = &Ctx.getSourceManager();
-  for (Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
+  for (Decl *D : utils::scopeDeclarations(Ctx)) {
     if (Finder.Found)
       break;
     if (Finder.SM->isInMainFile(Finder.SM->getExpansionLoc(D->getLocation())))

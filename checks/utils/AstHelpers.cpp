@@ -273,4 +273,28 @@ bool containsErrors(const CXXRecordDecl &Record) {
   return false;
 }
 
+static bool isWholeTranslationUnit(const std::vector<Decl *> &Scope) {
+  return Scope.size() == 1 && isa<TranslationUnitDecl>(Scope.front());
+}
+
+std::vector<Decl *> scopeDeclarations(ASTContext &Ctx) {
+  std::vector<Decl *> Scope = Ctx.getTraversalScope();
+  if (!isWholeTranslationUnit(Scope))
+    return Scope;
+  const TranslationUnitDecl *Unit = Ctx.getTranslationUnitDecl();
+  return std::vector<Decl *>(Unit->decls_begin(), Unit->decls_end());
+}
+
+std::vector<Decl *> declarationsOutsideScope(ASTContext &Ctx) {
+  std::vector<Decl *> Scope = Ctx.getTraversalScope();
+  if (isWholeTranslationUnit(Scope))
+    return {};
+  llvm::DenseSet<const Decl *> Inside(Scope.begin(), Scope.end());
+  std::vector<Decl *> Outside;
+  for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
+    if (!Inside.contains(D))
+      Outside.push_back(D);
+  return Outside;
+}
+
 } // namespace clang::tidy::torch_tidy::utils

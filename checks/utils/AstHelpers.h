@@ -70,6 +70,16 @@ bool containsErrors(const Stmt &S);
 /// contain errors the compiler recovered from.
 bool containsErrors(const CXXRecordDecl &Record);
 
+/// The top-level declarations the checks' traversal covers: the traversal
+/// scope when the tool limited it to the user's code (torch-tidy does; stock
+/// clang-tidy does not), else every declaration of the translation unit.
+std::vector<Decl *> scopeDeclarations(ASTContext &Ctx);
+
+/// The top-level declarations outside a limited traversal scope (none when
+/// the scope is the whole translation unit). With a precompiled header,
+/// listing them reads every top-level declaration it holds.
+std::vector<Decl *> declarationsOutsideScope(ASTContext &Ctx);
+
 } // namespace clang::tidy::torch_tidy::utils
 
 #endif // TORCH_TIDY_CHECKS_UTILS_ASTHELPERS_H

@@ -1458,9 +1458,10 @@ class CMakeHookTest(ProjectTestCase):
 
 
 
-def main():
+def parse_arguments(description):
+    """The tools and flags (into ARGS); the rest, for unittest."""
     global ARGS
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument('--torch-tidy', required=True)
     parser.add_argument('--clang-tidy', required=True)
     parser.add_argument('--plugin', required=True)
@@ -1468,6 +1469,11 @@ def main():
     parser.add_argument('--pch', required=True)
     parser.add_argument('--flags', required=True)
     ARGS, rest = parser.parse_known_args()
+    return rest
+
+
+def main():
+    rest = parse_arguments(__doc__)
     unittest.main(argv=[sys.argv[0]] + rest, verbosity=2)
 
 

@@ -1,0 +1,243 @@
+//===--- ProjectRun.cpp - Every file of a run, as fast as it can be -------===//
+
+#include "ProjectRun.h"
+#include "AnalysisKeys.h"
+#include "ClangToolSetup.h"
+#include "CrashReport.h"
+#include "LeadingIncludes.h"
+#include "SharedPrefixPlan.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include <atomic>
+#include <chrono>
+#include <future>
+#include <map>
+#include <thread>
+
+namespace torch_tidy {
+
+struct ProjectRun::FileState {
+  std::string File;
+  std::optional<CacheKey> Key;
+  bool Cached = false;
+  /// Why it is analysed: why the cache could not replay it.
+  std::string Because = "the result cache is off";
+  /// The shared prefix it is parsed from, if any.
+  Prefix *From = nullptr;
+  std::vector<Finding> Findings;
+};
+
+struct ProjectRun::Prefix {
+  SharedPrefix Shared;
+  PchSlot Slot;
+  bool NeedsBuild = false;
+  std::promise<std::string> Built;
+  /// The precompiled header; empty when it could not be built.
+  std::shared_future<std::string> Pch;
+};
+
+/// Runs \p Tasks on \p Jobs threads, each task once, in order of start.
+static void runInParallel(const std::vector<std::function<void()>> &Tasks,
+                          unsigned Jobs) {
+  std::atomic<size_t> Next{0};
+  auto Work = [&] {
+    for (size_t I; (I = Next++) < Tasks.size();)
+      Tasks[I]();
+  };
+  std::vector<std::thread> Threads;
+  for (unsigned I = 0; I < std::min<size_t>(std::max(Jobs, 1u), Tasks.size()); ++I)
+    Threads.emplace_back(Work);
+  for (std::thread &T : Threads)
+    T.join();
+}
+
+void ProjectRun::progress(const std::string &File, llvm::StringRef Note) {
+  std::lock_guard<std::mutex> Guard(Lock);
+  ++Done;
+  if (!Settings.ShowProgress)
+    return;
+  llvm::errs() << "\r\033[K[" << Done << "/" << Total << "] " << File;
+  if (!Note.empty())
+    llvm::errs() << " (" << Note << ")";
+}
+
+void ProjectRun::lookUpCache(std::vector<FileState> &States) {
+  std::vector<std::function<void()>> Lookups;
+  for (FileState &State : States)
+    Lookups.push_back([&] {
+      State.Key = cacheKeyFor(State.File, Database, OptionsFor(State.File),
+                              Settings.FixNotes, Settings.Tool);
+      CacheLookup Found = Settings.Cache->lookup(*State.Key);
+      if (!Found.Output) {
+        State.Because = Found.Reason;
+        return;
+      }
+      State.Cached = true;
+      State.Findings = readWorkerOutput(State.File, *Found.Output, Index);
+      progress(State.File, "cached");
+      std::lock_guard<std::mutex> Guard(Lock);
+      ++Count.Cached;
+    });
+  runInParallel(Lookups, Settings.Jobs);
+}
+
+std::vector<ProjectRun::Prefix>
+ProjectRun::planPrefixes(std::vector<FileState> &States) {
+  // Planned over every file, cached or not, so that a run that analyses a
+  // few files finds the header the run before built for all of them.
+  std::map<std::string, std::optional<std::string>> Texts;
+  auto Read = [&](const std::string &Path) -> std::optional<std::string> {
+    auto [It, Inserted] = Texts.try_emplace(Path);
+    if (Inserted)
+      if (auto Buffer = llvm::MemoryBuffer::getFile(Path))
+        It->second = (*Buffer)->getBuffer().str();
+    return It->second;
+  };
+  std::vector<PrefixCandidate> Candidates;
+  for (const FileState &State : States) {
+    clang::tidy::ClangTidyOptions Options = OptionsFor(State.File);
+    auto Key = sharedHeaderKeyFor(State.File, Database, Options);
+    if (!Key)
+      continue;
+    // One command: sharedHeaderKeyFor() says so.
+    clang::tooling::CompileCommand Command =
+        Database.getCompileCommands(State.File).front();
+    std::vector<std::string> QuotedDirs = quotedIncludeDirs(
+        analysedCommandLine(Command, Options), Command.Directory);
+    Candidates.push_back(
+        {State.File, *Key, leadingIncludes(State.File, QuotedDirs, Read)});
+  }
+  std::vector<SharedPrefix> Plan = planSharedPrefixes(Candidates, /*MinFiles=*/1);
+
+  std::vector<Prefix> Prefixes(Plan.size());
+  for (size_t I = 0; I < Plan.size(); ++I) {
+    Prefix &P = Prefixes[I];
+    P.Shared = std::move(Plan[I]);
+    P.Slot = Settings.Pchs->slotFor(P.Shared, Settings.Tool);
+    P.Pch = P.Built.get_future().share();
+  }
+  return Prefixes;
+}
+
+std::string ProjectRun::buildPrefix(Prefix &P) {
+  auto Output = Settings.Pchs->prepare(P.Slot, P.Shared);
+  if (!Output) {
+    llvm::consumeError(Output.takeError());
+    return "";
+  }
+  auto Started = std::chrono::system_clock::now();
+  WorkerRun Run = Launcher.precompile(P.Shared.Files.front(),
+                                      P.Slot.PrefixHeader, *Output);
+  // Built from files that changed meanwhile, it may be from either version.
+  bool Changed = llvm::any_of(Run.Read, [&](const std::string &Input) {
+    return Digests.of(Input).Modified > Started;
+  });
+  if (!Run.Succeeded || Changed ||
+      Settings.Pchs->commit(P.Slot, *Output, Run.Read)) {
+    llvm::sys::fs::remove(*Output);
+    return "";
+  }
+  std::lock_guard<std::mutex> Guard(Lock);
+  ++Count.PchsBuilt;
+  return P.Slot.Pch;
+}
+
+void ProjectRun::analyse(FileState &State, const std::string &Pch) {
+  progress(State.File, "");
+  auto Started = std::chrono::system_clock::now();
+  WorkerRun Run = Launcher.analyze(State.File, Pch);
+  if (!Run.Succeeded) {
+    State.Findings = {crashFinding(State.File, Run.Problem, Run.Stderr, Index)};
+    std::lock_guard<std::mutex> Guard(Lock);
+    ++Count.Analysed;
+    ++Count.Crashed;
+    return;
+  }
+  State.Findings = readWorkerOutput(State.File, Run.Output, Index);
+  // Compiler errors may come from a header that is missing now and found
+  // later: such an analysis is not kept.
+  bool Clean = llvm::none_of(State.Findings, [](const Finding &F) {
+    return F.isCompilerError() || F.Check == CrashCheckName;
+  });
+  if (Settings.Cache && State.Key && Clean)
+    Settings.Cache->store(*State.Key, Run.Output, Run.Read, Run.ReadThroughPch,
+                          Started, State.Because);
+  std::lock_guard<std::mutex> Guard(Lock);
+  ++Count.Analysed;
+  Count.FromSharedPch += Run.UsedSharedPch;
+}
+
+std::vector<Finding> ProjectRun::run(const std::vector<std::string> &Files) {
+  Total = Files.size();
+  std::vector<FileState> States(Files.size());
+  for (size_t I = 0; I < Files.size(); ++I)
+    States[I].File = Files[I];
+  if (Settings.Cache)
+    lookUpCache(States);
+  bool AllCached = llvm::all_of(States, [](const FileState &S) { return S.Cached; });
+
+  std::vector<Prefix> Prefixes;
+  if (Settings.Pchs && !AllCached)
+    Prefixes = planPrefixes(States);
+  std::map<std::string, Prefix *> PrefixOf;
+  for (Prefix &P : Prefixes)
+    for (const std::string &File : P.Shared.Files)
+      PrefixOf[File] = &P;
+  // A header still valid is used by any file; a new one is built for two
+  // files or more.
+  std::map<Prefix *, size_t> Missed;
+  for (FileState &State : States)
+    if (!State.Cached)
+      if (auto It = PrefixOf.find(State.File); It != PrefixOf.end())
+        ++Missed[State.From = It->second];
+  std::vector<std::function<void()>> Tasks;
+  for (auto &[P, N] : Missed) {
+    if (Settings.Pchs->isValid(P->Slot)) {
+      Settings.Pchs->touch(P->Slot);
+      P->Built.set_value(P->Slot.Pch);
+      ++Count.PchsReused;
+    } else if (N >= 2) {
+      Tasks.push_back([this, P = P] { P->Built.set_value(buildPrefix(*P)); });
+    } else {
+      P->Built.set_value("");
+    }
+  }
+  // The files that wait for no header first, so that no worker idles while
+  // one is built.
+  for (bool Waiting : {false, true})
+    for (FileState &State : States) {
+      if (State.Cached ||
+          Waiting != (State.From && State.From->Pch.wait_for(std::chrono::seconds(0)) !=
+                                        std::future_status::ready))
+        continue;
+      Tasks.push_back([this, &State] {
+        analyse(State, State.From ? State.From->Pch.get() : "");
+      });
+    }
+  runInParallel(Tasks, Settings.Jobs);
+  if (Settings.ShowProgress)
+    llvm::errs() << "\r\033[K";
+
+  std::vector<Finding> Findings;
+  for (FileState &State : States)
+    std::move(State.Findings.begin(), State.Findings.end(),
+              std::back_inserter(Findings));
+  sortAndDeduplicate(Findings);
+  return Findings;
+}
+
+void ProjectRun::printSummary(llvm::raw_ostream &OS) const {
+  OS << "torch-tidy: " << Total << " files: " << Count.Cached << " cached, "
+     << Count.Analysed << " analysed";
+  if (Count.Analysed)
+    OS << " (" << Count.FromSharedPch
+       << " from a shared precompiled header)";
+  if (Count.PchsBuilt || Count.PchsReused)
+    OS << "; precompiled headers: " << Count.PchsBuilt << " built, "
+       << Count.PchsReused << " reused";
+  if (Count.Crashed)
+    OS << "; " << Count.Crashed << " crashed";
+  OS << "\n";
+}
+
+} // namespace torch_tidy

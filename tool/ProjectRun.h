@@ -1,0 +1,86 @@
+//===--- ProjectRun.h - Every file of a run, as fast as it can be -*- C++ -*-===//
+//
+// Analyses the files of a run in worker processes, -j at a time: a file whose
+// cached analysis is still valid is replayed instead (ResultCache.h), and
+// files whose leading includes agree are parsed from a precompiled header of
+// them, built once (SharedPch.h). On a terminal, progress is one line; at the
+// end, one line says how many files were cached, analysed, and parsed from a
+// shared precompiled header.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TORCH_TIDY_TOOL_PROJECTRUN_H
+#define TORCH_TIDY_TOOL_PROJECTRUN_H
+
+#include "ContentDigest.h"
+#include "Finding.h"
+#include "ResultCache.h"
+#include "SharedPch.h"
+#include "Worker.h"
+#include "clang-tidy/ClangTidyOptions.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "llvm/Support/raw_ostream.h"
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace torch_tidy {
+
+struct ProjectSettings {
+  unsigned Jobs = 1;
+  bool ShowProgress = false;
+  bool FixNotes = false;
+  /// The digest of torch-tidy's build (toolDigest()).
+  std::string Tool;
+  /// Null: every file is analysed (--no-cache).
+  ResultCache *Cache = nullptr;
+  /// Null: every file is parsed on its own (--no-shared-pch).
+  SharedPchStore *Pchs = nullptr;
+};
+
+class ProjectRun {
+public:
+  using OptionsLookup =
+      std::function<clang::tidy::ClangTidyOptions(const std::string &File)>;
+
+  ProjectRun(const WorkerLauncher &Launcher,
+             const clang::tooling::CompilationDatabase &Database,
+             OptionsLookup OptionsFor, FileDigests &Digests,
+             ProjectSettings Settings)
+      : Launcher(Launcher), Database(Database),
+        OptionsFor(std::move(OptionsFor)), Digests(Digests),
+        Settings(std::move(Settings)) {}
+
+  /// The findings of \p Files, sorted and without duplicates.
+  std::vector<Finding> run(const std::vector<std::string> &Files);
+
+  /// "torch-tidy: 40 files: 39 cached, 1 analysed (from a shared
+  /// precompiled header)".
+  void printSummary(llvm::raw_ostream &OS) const;
+
+private:
+  struct FileState;
+  struct Prefix;
+  void lookUpCache(std::vector<FileState> &States);
+  std::vector<Prefix> planPrefixes(std::vector<FileState> &States);
+  std::string buildPrefix(Prefix &P);
+  void analyse(FileState &State, const std::string &Pch);
+  void progress(const std::string &File, llvm::StringRef Note);
+
+  const WorkerLauncher &Launcher;
+  const clang::tooling::CompilationDatabase &Database;
+  OptionsLookup OptionsFor;
+  FileDigests &Digests;
+  ProjectSettings Settings;
+  SourceIndex Index;
+  std::mutex Lock;
+  size_t Done = 0, Total = 0;
+  struct {
+    size_t Cached = 0, Analysed = 0, FromSharedPch = 0, Crashed = 0;
+    size_t PchsBuilt = 0, PchsReused = 0;
+  } Count;
+};
+
+} // namespace torch_tidy
+
+#endif // TORCH_TIDY_TOOL_PROJECTRUN_H
