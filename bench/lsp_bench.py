@@ -10,8 +10,8 @@ received):
   body edit     a statement inserted in a function body: the preamble reused
                 (median of --edits runs)
   include edit  an #include added at the top: the preamble built again
-  command line  `torch-tidy FILE` with the same compile database, for scale;
-                its findings are compared with the server's first ones
+  command line  `torch-tidy --no-cache FILE` with the same compile database,
+                for scale (a parse, not a replay of the cache); its findings are compared with the server's first ones
 and reads the server's memory (VmRSS of /proc, with the files so far still
 open) and each preamble's size on disk.
 
@@ -121,7 +121,7 @@ def main():
             cli, same = None, '-'
             if not args.no_cli:
                 start = time.monotonic()
-                run = subprocess.run([tool, '-p', build, path, '--format=json'],
+                run = subprocess.run([tool, '--no-cache', '-p', build, path, '--format=json'],
                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                      text=True)
                 cli = time.monotonic() - start

@@ -14,6 +14,7 @@ import argparse
 import json
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -54,6 +55,22 @@ inline torch::Tensor helper(torch::Tensor x, torch::Device device) {
   return x;
 }
 '''
+# An availability check in a project header that --header-filter does not
+# show: the checks do not walk it, yet device-hardcoded sees it, on the
+# command line as in the server.
+AVAIL_H = r'''#pragma once
+#include <torch/torch.h>
+
+inline torch::Device pickDevice() {
+  return torch::cuda::is_available() ? torch::kCUDA : torch::kCPU;
+}
+'''
+CHECKED_CPP = r'''#include <torch/torch.h>
+#include "avail.h"
+
+torch::Tensor toGpu(torch::Tensor x) { return x.to(torch::kCUDA); }
+'''
+UNCHECKED_CPP = CHECKED_CPP.replace('#include "avail.h"\n', '')
 BROKEN_CPP = 'int main() { return undeclared_name; }\n'
 CRASH_CPP = '#include <torch/torch.h>\nint x;\n#pragma clang __debug crash\n'
 # A body long enough that its parse is still going on when the next edit
@@ -67,10 +84,12 @@ SHORT_CPP = '#include <torch/torch.h>\nvoid g(torch::Tensor x, torch::Device d) 
 def make_project(root):
     """src/*.cpp, src/util.h and build/compile_commands.json under root."""
     sources = {'a.cpp': A_CPP, 'broken.cpp': BROKEN_CPP, 'crash.cpp': CRASH_CPP,
-               'long.cpp': LONG_CPP, 'short.cpp': SHORT_CPP}
+               'long.cpp': LONG_CPP, 'short.cpp': SHORT_CPP,
+               'checked.cpp': CHECKED_CPP, 'unchecked.cpp': UNCHECKED_CPP}
     paths = {name: write(os.path.join(root, 'src', name), text)
              for name, text in sources.items()}
     paths['util.h'] = write(os.path.join(root, 'src', 'util.h'), UTIL_H)
+    paths['avail.h'] = write(os.path.join(root, 'src', 'avail.h'), AVAIL_H)
     build = os.path.join(root, 'build')
     entries = [{'directory': build, 'file': '../src/' + name,
                 'arguments': ['clang++', '-std=c++17', '-I', ARGS.standin,
@@ -178,6 +197,20 @@ class PushTest(ServerTestCase):
         created = [r for r in self.client.server_requests
                    if r['method'] == 'window/workDoneProgress/create']
         self.assertTrue(created)
+
+    def test_the_findings_are_the_command_lines(self):
+        expected = {'a.cpp': A_FINDINGS, 'checked.cpp': [],
+                    'unchecked.cpp': [(2, 'device-hardcoded')]}
+        for name, findings_expected in expected.items():
+            path = self.open(name)
+            served = findings(self.diagnostics(path))
+            run = subprocess.run(
+                [ARGS.torch_tidy, '--no-cache', '-p', os.path.join(self.root, 'build'),
+                 path, '--format=json'], stdout=subprocess.PIPE, text=True, timeout=WAIT)
+            command_line = sorted((f['line'] - 1, f['check'])
+                                  for f in json.loads(run.stdout) if f['file'] == path)
+            self.assertEqual(served, command_line, name)
+            self.assertEqual(served, findings_expected, name)
 
     def test_unsaved_edits_add_and_remove_a_finding(self):
         path = self.open('short.cpp')
@@ -478,7 +511,6 @@ class LifecycleTest(unittest.TestCase):
 
     def test_unreadable_verdicts_fail_before_serving(self):
         self.client.kill()
-        import subprocess
         proc = subprocess.run([ARGS.torch_tidy, '--lsp', '--verdicts=' +
                                os.path.join(self.root, 'missing.json')],
                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,

@@ -1,8 +1,10 @@
 //===--- Analysis.cpp - torch-tidy's rules on an open file ----------------===//
 
 #include "Analysis.h"
+#include "ClangToolSetup.h"
 #include "CompileCommands.h"
 #include "PlanCollector.h"
+#include "UserCodeScope.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang-tidy/ClangTidyModule.h"
@@ -16,9 +18,7 @@
 #include "clang/Lex/Preprocessor.h"
 #include "clang/Lex/PreprocessorOptions.h"
 #include "clang/Serialization/PCHContainerOperations.h"
-#include "clang/Tooling/ArgumentsAdjusters.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/Regex.h"
 
 namespace torch_tidy::lsp {
 
@@ -27,15 +27,13 @@ using namespace clang::tidy;
 
 namespace {
 
-/// clang-tidy's consumer, walking only the declarations the user owns, and
+/// The checks, walking what the command line's do (UserCodeScope.h), and
 /// stopping at the next top-level declaration once the analysis is stale.
-class OwnedDeclarationsConsumer : public MultiplexConsumer {
+class CancellableConsumer : public MultiplexConsumer {
 public:
-  OwnedDeclarationsConsumer(std::unique_ptr<ASTConsumer> Tidy,
-                            ClangTidyContext &Context, std::string ProjectRoot,
-                            const std::atomic<bool> &Cancelled)
-      : MultiplexConsumer(consumers(std::move(Tidy))), Context(Context),
-        ProjectRoot(std::move(ProjectRoot)), Cancelled(Cancelled) {}
+  CancellableConsumer(std::unique_ptr<ASTConsumer> Checks,
+                      const std::atomic<bool> &Cancelled)
+      : MultiplexConsumer(consumers(std::move(Checks))), Cancelled(Cancelled) {}
 
   bool HandleTopLevelDecl(DeclGroupRef D) override {
     if (Cancelled)
@@ -44,63 +42,18 @@ public:
   }
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
-    if (Cancelled)
-      return;
-    Ctx.setTraversalScope(ownedDeclarations(Ctx));
-    MultiplexConsumer::HandleTranslationUnit(Ctx);
+    if (!Cancelled)
+      MultiplexConsumer::HandleTranslationUnit(Ctx);
   }
 
 private:
   static std::vector<std::unique_ptr<ASTConsumer>>
-  consumers(std::unique_ptr<ASTConsumer> Tidy) {
+  consumers(std::unique_ptr<ASTConsumer> Checks) {
     std::vector<std::unique_ptr<ASTConsumer>> All;
-    All.push_back(std::move(Tidy));
+    All.push_back(std::move(Checks));
     return All;
   }
 
-  /// Whether the checks walk the declarations of header \p Name: one of the
-  /// project's (under its root), or one the header filter shows.
-  bool owned(StringRef Name) const {
-    const ClangTidyOptions &Options = Context.getOptions();
-    std::string Path = absoluteIn(Context.getCurrentBuildDirectory(), Name);
-    if (!ProjectRoot.empty() && StringRef(Path).starts_with(ProjectRoot))
-      return true;
-    std::string Shown = Options.HeaderFilterRegex.value_or("");
-    std::string Excluded = Options.ExcludeHeaderFilterRegex.value_or("");
-    return !Shown.empty() && llvm::Regex(Shown).match(Name) &&
-           !(!Excluded.empty() && llvm::Regex(Excluded).match(Name));
-  }
-
-  /// The top-level declarations of the main file and of the headers the
-  /// user owns, never of system headers (nor LibTorch's, read from the
-  /// preamble, unless they are the project's).
-  std::vector<Decl *> ownedDeclarations(ASTContext &Ctx) const {
-    const SourceManager &SM = Ctx.getSourceManager();
-    std::vector<Decl *> Owned;
-    std::map<FileID, bool> HeaderOwned;
-    for (Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
-      SourceLocation Loc = SM.getExpansionLoc(D->getLocation());
-      if (Loc.isInvalid())
-        continue;
-      if (SM.isInMainFile(Loc)) {
-        Owned.push_back(D);
-        continue;
-      }
-      if (SM.isInSystemHeader(Loc))
-        continue;
-      FileID File = SM.getFileID(Loc);
-      auto [It, Inserted] = HeaderOwned.try_emplace(File, false);
-      if (Inserted)
-        if (OptionalFileEntryRef Entry = SM.getFileEntryRefForID(File))
-          It->second = owned(Entry->getName());
-      if (It->second)
-        Owned.push_back(D);
-    }
-    return Owned;
-  }
-
-  ClangTidyContext &Context;
-  std::string ProjectRoot; // with a trailing separator; empty for none
   const std::atomic<bool> &Cancelled;
 };
 
@@ -143,10 +96,10 @@ private:
 class TidyAction : public ASTFrontendAction {
 public:
   TidyAction(ClangTidyASTConsumerFactory &Factory, ClangTidyContext &Context,
-             std::string ProjectRoot, const std::atomic<bool> &Cancelled,
+             const std::atomic<bool> &Cancelled,
              std::map<std::string, unsigned> &Includes)
-      : Factory(Factory), Context(Context), ProjectRoot(std::move(ProjectRoot)),
-        Cancelled(Cancelled), Includes(Includes) {}
+      : Factory(Factory), Context(Context), Cancelled(Cancelled),
+        Includes(Includes) {}
 
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &Compiler,
                                                  StringRef File) override {
@@ -154,45 +107,19 @@ public:
         Compiler.getVirtualFileSystem().getCurrentWorkingDirectory();
     Compiler.getPreprocessor().addPPCallbacks(std::make_unique<IncludeLines>(
         Compiler.getSourceManager(), Directory ? *Directory : "", Includes));
-    return std::make_unique<OwnedDeclarationsConsumer>(
-        Factory.createASTConsumer(Compiler, File), Context, ProjectRoot,
+    return std::make_unique<CancellableConsumer>(
+        limitToUserCode(Factory.createASTConsumer(Compiler, File),
+                        Context.getOptions(), Parsed),
         Cancelled);
   }
 
 private:
   ClangTidyASTConsumerFactory &Factory;
   ClangTidyContext &Context;
-  std::string ProjectRoot;
   const std::atomic<bool> &Cancelled;
   std::map<std::string, unsigned> &Includes;
+  bool Parsed = false; // set by UserCodeScope; read by runChecks() only
 };
-
-/// The compile command as clang-tidy runs it: the configuration's extra
-/// arguments, no output, no dependency file, no plugins, syntax only.
-std::vector<std::string> adjustedArguments(const tooling::CompileCommand &Command,
-                                           const ClangTidyOptions &Options) {
-  std::vector<std::string> Args = Command.CommandLine;
-  if (Options.ExtraArgsBefore && !Args.empty())
-    Args.insert(Args.begin() + 1, Options.ExtraArgsBefore->begin(),
-                Options.ExtraArgsBefore->end());
-  if (Options.ExtraArgs)
-    Args.insert(Args.end(), Options.ExtraArgs->begin(),
-                Options.ExtraArgs->end());
-  for (const tooling::ArgumentsAdjuster &Adjust :
-       {tooling::getClangStripOutputAdjuster(),
-        tooling::getClangSyntaxOnlyAdjuster(),
-        tooling::getClangStripDependencyFileAdjuster(),
-        tooling::getStripPluginsAdjuster()})
-    Args = Adjust(Args, Command.Filename);
-  return Args;
-}
-
-/// \p Root as a prefix of the paths under it; none for no root, or for '/'
-/// (every header would be the project's).
-std::string projectPrefix(llvm::StringRef Root) {
-  llvm::StringRef Trimmed = Root.rtrim('/');
-  return Trimmed.empty() ? "" : Trimmed.str() + "/";
-}
 
 /// The compiler invocation of \p Args, which compile \p File, as clang-tidy
 /// runs it; null, and the driver's \p Problem, when there is none.
@@ -257,7 +184,7 @@ AnalysisOutput FileAnalyzer::run(const AnalysisInputs &In,
     Index.useContents(Path, Text);
 
   std::vector<std::string> Args =
-      adjustedArguments(In.Command, Context.getOptionsForFile(In.File));
+      analysedCommandLine(In.Command, Context.getOptionsForFile(In.File));
   std::string Problem;
   std::shared_ptr<CompilerInvocation> Invocation =
       invocationOf(Args, In.File, FS, Problem);
@@ -294,8 +221,7 @@ AnalysisOutput FileAnalyzer::run(const AnalysisInputs &In,
     Compiler.setInvocation(std::move(Invocation));
     Compiler.createDiagnostics(&Diagnostics, /*ShouldOwnClient=*/false);
     Compiler.createFileManager(CompilerFS);
-    TidyAction Action(Factory, Context, projectPrefix(In.ProjectRoot),
-                      Cancelled, Includes);
+    TidyAction Action(Factory, Context, Cancelled, Includes);
     Compiler.ExecuteAction(Action);
   }
   if (Cancelled) {

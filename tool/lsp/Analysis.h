@@ -1,11 +1,11 @@
 //===--- Analysis.h - torch-tidy's rules on an open file --------*- C++ -*-===//
 //
 // Runs clang-tidy's engine with torch-tidy's rules on the editor's text of a
-// file, as the command line does, but in this process and on top of the
-// file's precompiled preamble. The checks walk what the user owns: the
-// declarations of the main file, of the project's headers and of those the
-// header filter shows; LibTorch's, read from the preamble, are not walked
-// (unless they are the project's), which is most of what an edit saves.
+// file, as the command line does (the same command line, ClangToolSetup.h;
+// the same traversal scope of the user's code, UserCodeScope.h), but in this
+// process and on top of the file's precompiled preamble. LibTorch's
+// declarations, read from the preamble, are not walked, which is most of
+// what an edit saves.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,9 +32,6 @@ struct AnalysisInputs {
   llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> Files;
   /// The text of each open document (File's included), for positions.
   std::map<std::string, std::string> OpenTexts;
-  /// The project's root: the checks walk the headers under it, as well as
-  /// the main file and the headers the header filter shows.
-  std::string ProjectRoot;
 };
 
 struct AnalysisOutput {

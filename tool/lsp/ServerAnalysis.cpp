@@ -101,7 +101,6 @@ std::vector<Finding> Server::findingsOf(FileState &State, const std::string &Fil
   In.Text = D.Text;
   In.Command = Command.Command;
   In.Files = Snapshot.Files;
-  In.ProjectRoot = Options.SourceRoot;
   for (const auto &[Path, Open] : Snapshot.Documents)
     In.OpenTexts[Path] = Open.Text;
   AnalysisOutput Out;
