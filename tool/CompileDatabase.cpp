@@ -112,18 +112,30 @@ loadFromBuildPath(llvm::StringRef BuildPath) {
   return loadJsonFile(File);
 }
 
-llvm::Expected<std::unique_ptr<CompilationDatabase>>
-discoverAbove(llvm::StringRef SourceFile) {
+std::optional<std::string> findCompileDatabase(llvm::StringRef SourceFile,
+                                               bool InBuildDirectories) {
   llvm::SmallString<256> Dir(SourceFile);
   llvm::sys::fs::make_absolute(Dir);
   llvm::sys::path::remove_filename(Dir);
   for (llvm::StringRef Current = Dir; !Current.empty();
        Current = llvm::sys::path::parent_path(Current)) {
-    llvm::SmallString<256> File(Current);
-    llvm::sys::path::append(File, "compile_commands.json");
-    if (llvm::sys::fs::exists(File))
-      return loadJsonFile(File);
+    for (llvm::StringRef Sub : {"", "build"}) {
+      if (!Sub.empty() && !InBuildDirectories)
+        continue;
+      llvm::SmallString<256> File(Current);
+      llvm::sys::path::append(File, Sub, "compile_commands.json");
+      if (llvm::sys::fs::exists(File))
+        return std::string(File);
+    }
   }
+  return std::nullopt;
+}
+
+llvm::Expected<std::unique_ptr<CompilationDatabase>>
+discoverAbove(llvm::StringRef SourceFile) {
+  if (std::optional<std::string> File =
+          findCompileDatabase(SourceFile, /*InBuildDirectories=*/false))
+    return loadJsonFile(*File);
   return nullptr;
 }
 

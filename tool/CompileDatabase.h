@@ -6,6 +6,7 @@
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/Support/Error.h"
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace torch_tidy {
@@ -14,6 +15,12 @@ namespace torch_tidy {
 /// itself). A missing or malformed database is an error naming the file.
 llvm::Expected<std::unique_ptr<clang::tooling::CompilationDatabase>>
 loadFromBuildPath(llvm::StringRef BuildPath);
+
+/// The nearest `compile_commands.json` to \p SourceFile: in its directory or
+/// a parent, as clang-tidy looks; with \p InBuildDirectories also in a
+/// `build/` beside each of them, as clangd looks. None when there is none.
+std::optional<std::string> findCompileDatabase(llvm::StringRef SourceFile,
+                                               bool InBuildDirectories);
 
 /// Looks for `compile_commands.json` in the directory of \p SourceFile and its
 /// parents, as clang-tidy does. Null when there is none; an error when the

@@ -11,12 +11,14 @@
 #include "CacheDirectory.h"
 #include "CheckRunner.h"
 #include "CompileDatabase.h"
+#include "Configuration.h"
 #include "CrossFile.h"
 #include "Confirmation.h"
 #include "Finding.h"
 #include "FixApplier.h"
 #include "CrashReport.h"
 #include "Gate.h"
+#include "LanguageServer.h"
 #include "Merge.h"
 #include "Output.h"
 #include "PlanCollector.h"
@@ -32,7 +34,6 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
-#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/VirtualFileSystem.h"
@@ -212,117 +213,27 @@ static std::string absolute(llvm::StringRef Path) {
   return std::string(Abs);
 }
 
+/// The configuration options of the command line.
+static ConfigurationFlags configurationFlags() {
+  auto Given = [](const auto &Option) {
+    using Value = std::decay_t<decltype(Option.getValue())>;
+    return Option.getNumOccurrences() ? std::optional<Value>(Option.getValue())
+                                      : std::nullopt;
+  };
+  ConfigurationFlags Flags;
+  Flags.Checks = Given(Checks);
+  Flags.WarningsAsErrors = Given(WarningsAsErrors);
+  Flags.HeaderFilter = Given(HeaderFilter);
+  Flags.SystemHeaders = Given(SystemHeaders);
+  Flags.UseColor = Given(UseColor);
+  Flags.ExtraArgs.assign(ExtraArgs.begin(), ExtraArgs.end());
+  Flags.ExtraArgsBefore.assign(ExtraArgsBefore.begin(), ExtraArgsBefore.end());
+  Flags.Config = Given(Config);
+  Flags.ConfigFile = Given(ConfigFile);
+  return Flags;
+}
+
 namespace {
-
-/// Reads '.torch-tidy' files only: a project's '.clang-tidy' configures other
-/// tools and must not switch torch-tidy's rules off.
-class TorchTidyFileOptionsProvider : public FileOptionsProvider {
-public:
-  TorchTidyFileOptionsProvider(
-      ClangTidyOptions Defaults, ClangTidyOptions Overrides,
-      llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FileSystem)
-      : FileOptionsProvider(ClangTidyGlobalOptions(), std::move(Defaults),
-                            std::move(Overrides), configHandlers()) {
-    // The handlers' constructor leaves the file system unset in LLVM 19.
-    FS = std::move(FileSystem);
-  }
-
-private:
-  static ConfigFileHandlers configHandlers() {
-    ConfigFileHandlers Handlers;
-    Handlers.emplace_back(".torch-tidy", [](llvm::MemoryBufferRef Config) {
-      return parseConfiguration(Config);
-    });
-    return Handlers;
-  }
-};
-
-/// Builds the same options provider for every worker: each ClangTidyContext
-/// owns one, and providers cache per directory, so they are not shared.
-class OptionsFactory {
-public:
-  /// Parses --config/--config-file once, so that errors are reported before
-  /// any work starts.
-  llvm::Error init() {
-    Defaults.Checks = "-*,device-*";
-    Defaults.WarningsAsErrors = "";
-    Defaults.HeaderFilterRegex = HeaderFilter;
-    Defaults.SystemHeaders = SystemHeaders;
-    Defaults.User = llvm::sys::Process::GetEnv("USER");
-    if (Checks.getNumOccurrences())
-      Overrides.Checks = Checks;
-    if (WarningsAsErrors.getNumOccurrences())
-      Overrides.WarningsAsErrors = WarningsAsErrors;
-    if (HeaderFilter.getNumOccurrences())
-      Overrides.HeaderFilterRegex = HeaderFilter;
-    if (SystemHeaders.getNumOccurrences())
-      Overrides.SystemHeaders = SystemHeaders;
-    if (UseColor.getNumOccurrences())
-      Overrides.UseColor = UseColor;
-    if (!ExtraArgs.empty())
-      Overrides.ExtraArgs = std::vector<std::string>(ExtraArgs.begin(),
-                                                     ExtraArgs.end());
-    if (!ExtraArgsBefore.empty())
-      Overrides.ExtraArgsBefore = std::vector<std::string>(
-          ExtraArgsBefore.begin(), ExtraArgsBefore.end());
-
-    if (Config.getNumOccurrences() && ConfigFile.getNumOccurrences())
-      return error("--config-file and --config are mutually exclusive");
-    if (ConfigFile.getNumOccurrences()) {
-      auto Text = llvm::MemoryBuffer::getFile(ConfigFile);
-      if (!Text)
-        return error("cannot read config file '" + ConfigFile +
-                     "': " + Text.getError().message());
-      return parse((*Text)->getBuffer(), ConfigFile);
-    }
-    if (Config.getNumOccurrences())
-      return parse(Config, "<command-line-config>");
-    return llvm::Error::success();
-  }
-
-  /// \p FS resolves the names of the files analysed: give the one the
-  /// analysis runs on, whose working directory is the compile command's, so
-  /// that a file named relative to it finds its '.torch-tidy'.
-  std::unique_ptr<ClangTidyOptionsProvider>
-  create(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS =
-             llvm::vfs::getRealFileSystem()) const {
-    if (Explicit)
-      return std::make_unique<ConfigOptionsProvider>(
-          ClangTidyGlobalOptions(),
-          ClangTidyOptions::getDefaults().merge(Defaults, 0), *Explicit,
-          Overrides);
-    return std::make_unique<TorchTidyFileOptionsProvider>(Defaults, Overrides,
-                                                          std::move(FS));
-  }
-
-private:
-  static llvm::Error error(const llvm::Twine &Message) {
-    return llvm::createStringError(std::errc::invalid_argument,
-                                   Message.str().c_str());
-  }
-
-  llvm::Error parse(llvm::StringRef Text, llvm::StringRef Source) {
-    // The YAML parser's own diagnostic (three lines on stderr) becomes part
-    // of our one-line error.
-    std::string Problem;
-    auto Parsed = parseConfigurationWithDiags(
-        llvm::MemoryBufferRef(Text, Source), [&](const llvm::SMDiagnostic &D) {
-          if (Problem.empty())
-            Problem = (llvm::Twine(D.getLineNo()) + ":" +
-                       llvm::Twine(D.getColumnNo() + 1) + ": " +
-                       D.getMessage())
-                          .str();
-        });
-    if (!Parsed)
-      return error("invalid configuration in " + Source + ": " +
-                   (Problem.empty() ? Parsed.getError().message() : Problem));
-    Explicit = std::move(*Parsed);
-    return llvm::Error::success();
-  }
-
-  ClangTidyOptions Defaults, Overrides;
-  std::optional<ClangTidyOptions> Explicit;
-};
 
 /// What analysing one file in this process found and read.
 struct LocalAnalysis {
@@ -648,13 +559,14 @@ int runDriver(int Argc, const char **Argv) {
   std::unique_ptr<tooling::CompilationDatabase> FromDashDash =
       tooling::FixedCompilationDatabase::loadFromCommandLine(Argc, Argv,
                                                              DashDashError);
-  cl::HideUnrelatedOptions({&Category, &gateCategory()});
+  cl::HideUnrelatedOptions(
+      {&Category, &gateCategory(), &languageServerCategory()});
   cl::SetVersionPrinter(printVersion);
   if (!cl::ParseCommandLineOptions(Argc, Argv, Overview, &llvm::errs()))
     return 1;
 
   OptionsFactory Options;
-  if (llvm::Error Err = Options.init())
+  if (llvm::Error Err = Options.init(configurationFlags()))
     return fail(llvm::toString(std::move(Err)));
   llvm::StringRef FirstFile =
       SourcePaths.empty() ? llvm::StringRef("dummy") : SourcePaths.front();
@@ -662,6 +574,9 @@ int runDriver(int Argc, const char **Argv) {
     return listChecks(Options, FirstFile);
   if (DumpConfig)
     return dumpConfig(Options, FirstFile);
+  if (languageServerRequested())
+    return runLanguageServer({&Options, BuildPath, std::move(FromDashDash),
+                              VerdictsFile, SourceRoot, Jobs});
 
   if (SourcePaths.empty() && BuildPath.empty())
     return fail("no input files; give files or -p <build-dir> (see --help)");

@@ -8,20 +8,29 @@
 
 namespace torch_tidy {
 
+std::vector<unsigned> SourceIndex::lineStartsOf(llvm::StringRef Text) {
+  std::vector<unsigned> Starts = {0};
+  for (size_t I = 0; I < Text.size(); ++I)
+    if (Text[I] == '\n')
+      Starts.push_back(I + 1);
+  return Starts;
+}
+
 const std::vector<unsigned> &SourceIndex::lineStarts(const std::string &File) {
   auto [It, Inserted] = LineStarts.try_emplace(File);
   if (!Inserted)
     return It->second;
-  std::vector<unsigned> &Starts = It->second;
-  Starts.push_back(0);
   if (auto Buffer = llvm::MemoryBuffer::getFile(File, /*IsText=*/false,
-                                                /*RequiresNullTerminator=*/false)) {
-    llvm::StringRef Text = (*Buffer)->getBuffer();
-    for (size_t I = 0; I < Text.size(); ++I)
-      if (Text[I] == '\n')
-        Starts.push_back(I + 1);
-  }
-  return Starts;
+                                                /*RequiresNullTerminator=*/false))
+    It->second = lineStartsOf((*Buffer)->getBuffer());
+  else
+    It->second = {0};
+  return It->second;
+}
+
+void SourceIndex::useContents(const std::string &File, llvm::StringRef Text) {
+  std::lock_guard<std::mutex> Guard(Lock);
+  LineStarts[File] = lineStartsOf(Text);
 }
 
 static std::pair<unsigned, unsigned>

@@ -66,8 +66,13 @@ public:
   /// Fills Line/Column/EndLine/EndColumn of \p S from its File/Offset/Length.
   void locate(Span &S);
 
+  /// Locates offsets of \p File in \p Text instead of the file on disk: the
+  /// contents an editor has not saved, which the analysis read.
+  void useContents(const std::string &File, llvm::StringRef Text);
+
 private:
   const std::vector<unsigned> &lineStarts(const std::string &File);
+  static std::vector<unsigned> lineStartsOf(llvm::StringRef Text);
   std::mutex Lock;
   std::map<std::string, std::vector<unsigned>> LineStarts;
 };

@@ -51,6 +51,10 @@ inline void writeSarif(llvm::raw_ostream &OS,
 /// The text appended to a finding's message once the probe has judged it.
 std::string verdictSuffix(const Finding &F);
 
+/// The address of the doc page of torch-tidy's rule \p Check; empty for
+/// other names (compiler diagnostics have none).
+std::string checkDocumentationUri(llvm::StringRef Check);
+
 } // namespace torch_tidy
 
 #endif // TORCH_TIDY_TOOL_OUTPUT_H

@@ -216,9 +216,7 @@ private:
       Rule["fullDescription"] = {{"text", Text}};
       Rule["help"] = {{"text", Text}};
     } else if (const auto *Info = findCheck(Check)) {
-      std::string HelpUri =
-          std::string(TORCH_TIDY_INFO_URI) + "/blob/main/docs/checks/" + Check +
-          ".md";
+      std::string HelpUri = checkDocumentationUri(Check);
       Rule["shortDescription"] = {{"text", Info->Summary.str()}};
       Rule["fullDescription"] = {{"text", Info->Description.str()}};
       Rule["help"] = {{"text", Info->Description.str() + " See " + HelpUri},
@@ -339,6 +337,12 @@ size_t writeSarif(llvm::raw_ostream &OS, const std::vector<Finding> &Findings,
   OS << dumpJson(Builder.build(Findings)) << "\n";
   OS.flush();
   return Builder.leftOut();
+}
+
+std::string checkDocumentationUri(llvm::StringRef Check) {
+  if (!findCheck(Check))
+    return "";
+  return (TORCH_TIDY_INFO_URI "/blob/main/docs/checks/" + Check + ".md").str();
 }
 
 } // namespace torch_tidy

@@ -109,6 +109,27 @@ TEST(DiscoverAbove, MalformedNearestDatabaseIsAnError) {
   EXPECT_NE(Message.find(Broken), std::string::npos) << Message;
 }
 
+TEST(FindCompileDatabase, BuildDirectoriesOnlyWhenAsked) {
+  TempDir Dir;
+  std::string Source = Dir.write("project/src/model.cpp", "int a;\n");
+  std::string InBuild =
+      Dir.write("project/build/compile_commands.json", database(Dir, Source));
+  EXPECT_EQ(findCompileDatabase(Source, /*InBuildDirectories=*/false),
+            std::nullopt);
+  EXPECT_EQ(findCompileDatabase(Source, /*InBuildDirectories=*/true), InBuild);
+}
+
+TEST(FindCompileDatabase, ADirectorysOwnDatabaseBeforeItsBuildDirectory) {
+  TempDir Dir;
+  std::string Source = Dir.write("src/model.cpp", "int a;\n");
+  Dir.write("build/compile_commands.json", database(Dir, Source));
+  std::string Own = Dir.write("compile_commands.json", database(Dir, Source));
+  std::string Nearer = Dir.write("src/build/compile_commands.json",
+                                 database(Dir, Source));
+  EXPECT_EQ(findCompileDatabase(Source, true), Nearer);
+  EXPECT_EQ(findCompileDatabase(Source, false), Own);
+}
+
 std::vector<std::string> adaptedCommand(std::vector<std::string> Flags,
                                         const std::string &File) {
   auto Fixed = std::make_unique<clang::tooling::FixedCompilationDatabase>(

@@ -37,6 +37,16 @@ TEST(SourceIndex, MapsOffsetsToOneBasedLinesAndColumns) {
   EXPECT_EQ(C.Column, 1u);
 }
 
+TEST(SourceIndex, ContentsGivenInsteadOfTheFileOnDisk) {
+  TempDir Dir;
+  std::string File = Dir.write("a.cpp", "int a;\n");
+  SourceIndex Index;
+  Index.useContents(File, "\n\nint a;\n"); // an unsaved edit: two lines above
+  Span A = located(Index, File, 2);
+  EXPECT_EQ(A.Line, 3u);
+  EXPECT_EQ(A.Column, 1u);
+}
+
 TEST(SourceIndex, EndOfARangeCanBeOnALaterLine) {
   TempDir Dir;
   std::string File = Dir.write("a.cpp", "int a;\n  int b;\n");
