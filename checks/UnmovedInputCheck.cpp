@@ -2,6 +2,7 @@
 
 #include "UnmovedInputCheck.h"
 #include "FactoryWithoutDeviceCheck.h"
+#include "api/TorchApi.h"
 #include "flow/ConflictPlan.h"
 #include "plans/PlanRecorder.h"
 
@@ -29,10 +30,17 @@ void UnmovedInputCheck::report(const flow::FunctionFacts &Facts,
       if (auto Fix = moveTo(*F.Input.E, F.ModuleDevice.DeviceExpr, Ctx))
         Diag << *Fix;
     }
-    if (F.MovedAt)
+    if (F.MovedAt) {
+      // The owner's move, for a submodule it moved with it.
+      const ValueDecl *Moved = F.Module;
+      if (const auto *Move = dyn_cast<CXXMemberCallExpr>(F.MovedAt))
+        if (const ValueDecl *Receiver =
+                api::moduleReceiver(Move->getImplicitObjectArgument()))
+          Moved = Receiver;
       diag(F.MovedAt->getBeginLoc(), "'%0' is moved to %1 here",
            DiagnosticIDs::Note)
-          << F.Module->getName() << Device;
+          << Moved->getName() << Device;
+    }
     if (F.Input.Value.Source &&
         F.Input.Value.From == flow::Origin::FactoryWithoutDevice)
       diag(F.Input.Value.Source->getBeginLoc(),

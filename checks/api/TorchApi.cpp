@@ -184,7 +184,9 @@ const CXXRecordDecl *heldModule(QualType Type) {
   return nullptr;
 }
 
-const ValueDecl *moduleReceiver(const Expr *Object) {
+/// The module object behind a holder: `model` in `model->`, `*model`,
+/// `model.get()->`.
+static const Expr *heldObject(const Expr *Object) {
   Object = utils::ignoreTemporaries(Object);
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Object))
     if (Op->getOperator() == OO_Arrow || Op->getOperator() == OO_Star)
@@ -195,12 +197,28 @@ const ValueDecl *moduleReceiver(const Expr *Object) {
   if (const auto *Unary = dyn_cast<UnaryOperator>(Object))
     if (Unary->getOpcode() == UO_Deref)
       Object = utils::ignoreTemporaries(Unary->getSubExpr());
+  return Object;
+}
+
+const ValueDecl *moduleReceiver(const Expr *Object) {
+  Object = heldObject(Object);
   if (const auto *Ref = dyn_cast<DeclRefExpr>(Object))
     return dyn_cast<VarDecl>(Ref->getDecl());
   if (const auto *Member = dyn_cast<MemberExpr>(Object))
     if (isa<CXXThisExpr>(Member->getBase()->IgnoreParenImpCasts()))
       return dyn_cast<FieldDecl>(Member->getMemberDecl());
   return nullptr;
+}
+
+std::optional<SubmoduleAccess> submoduleAccess(const Expr *Object) {
+  const auto *Member = dyn_cast<MemberExpr>(heldObject(Object));
+  if (!Member || isa<CXXThisExpr>(Member->getBase()->IgnoreParenImpCasts()))
+    return std::nullopt;
+  const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
+  const ValueDecl *Owner = moduleReceiver(Member->getBase());
+  if (!Field || !Owner || !heldModule(Field->getType()))
+    return std::nullopt;
+  return SubmoduleAccess{Owner, Field};
 }
 
 bool isBuiltWithoutDevice(const Expr &Init) {

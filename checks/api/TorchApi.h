@@ -88,6 +88,13 @@ const CXXRecordDecl *heldModule(QualType Type);
 /// The variable or field of `this` a module is reached through: `model` in
 /// `model->to(d)`, `model.to(d)`, `(*model).forward(x)`.
 const ValueDecl *moduleReceiver(const Expr *Object);
+/// A module member of another module object: `vae->decoder` in
+/// `vae->decoder->forward(z)` (not a field of `this`).
+struct SubmoduleAccess {
+  const ValueDecl *Owner;
+  const FieldDecl *Field;
+};
+std::optional<SubmoduleAccess> submoduleAccess(const Expr *Object);
 /// A module built by \p Init (`Net net(...)`, `std::make_shared<Net>()`)
 /// from arguments none of which is a device or tensor options: its
 /// parameters start on the CPU.

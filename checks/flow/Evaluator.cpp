@@ -2,6 +2,7 @@
 
 #include "Evaluator.h"
 #include "LocalVariables.h"
+#include "TranslationUnitAnalysis.h"
 #include "api/TensorMethods.h"
 #include "utils/AstHelpers.h"
 
@@ -148,8 +149,8 @@ static bool isStandardPassThrough(const FunctionDecl &Callee) {
 TensorValue Evaluator::call(const CallExpr &Call) {
   if (const auto *Member = dyn_cast<CXXMemberCallExpr>(&Call))
     return methodCall(*Member);
-  if (const ValueDecl *Module = forwardedModule(Call))
-    return forwardOutput(Call, Module);
+  if (forwardedModule(Call))
+    return forwardOutput(Call);
   // `outs[i]`, `targets["seg"]`, `*it`: the container's value.
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(&Call);
       Op && (Op->getOperator() == OO_Subscript || Op->getOperator() == OO_Star) &&
@@ -187,8 +188,8 @@ TensorValue Evaluator::call(const CallExpr &Call) {
 }
 
 TensorValue Evaluator::methodCall(const CXXMemberCallExpr &Call) {
-  if (const ValueDecl *Module = forwardedModule(Call))
-    return forwardOutput(Call, Module);
+  if (forwardedModule(Call))
+    return forwardOutput(Call);
   const CXXMethodDecl *Method = Call.getMethodDecl();
   const Expr *Object = Call.getImplicitObjectArgument();
   if (!Method || !isTensorValued(Call.getType()))
@@ -490,26 +491,55 @@ DeviceValue Evaluator::device(const Expr *E) {
   return {};
 }
 
-const ValueDecl *Evaluator::forwardedModule(const CallExpr &Call) {
-  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(&Call)) {
-    if (!api::isForwardMethod(Member->getMethodDecl()))
-      return nullptr;
-    return api::moduleReceiver(Member->getImplicitObjectArgument());
-  }
+/// The object a forward call runs on: `model` in `model->forward(x)`,
+/// `model(x)`; null when \p Call is no forward.
+static const Expr *forwardReceiver(const CallExpr &Call) {
+  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(&Call))
+    return api::isForwardMethod(Member->getMethodDecl())
+               ? Member->getImplicitObjectArgument()
+               : nullptr;
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(&Call))
     if (Op->getOperator() == OO_Call && api::heldModule(Op->getArg(0)->getType()))
-      return api::moduleReceiver(Op->getArg(0));
+      return Op->getArg(0);
   return nullptr;
 }
 
-TensorValue Evaluator::forwardOutput(const CallExpr &Call,
-                                     const ValueDecl *Module) {
+const ValueDecl *Evaluator::forwardedModule(const CallExpr &Call) {
+  const Expr *Receiver = forwardReceiver(Call);
+  if (!Receiver)
+    return nullptr;
+  if (const ValueDecl *Module = api::moduleReceiver(Receiver))
+    return Module;
+  auto Access = api::submoduleAccess(Receiver);
+  return Access ? Access->Field : nullptr;
+}
+
+const ModuleValue *Evaluator::forwardedModuleValue(const CallExpr &Call) const {
+  const Expr *Receiver = forwardReceiver(Call);
+  if (!Receiver)
+    return nullptr;
+  if (const ValueDecl *Module = api::moduleReceiver(Receiver))
+    return Current.module(Module);
+  auto Access = api::submoduleAccess(Receiver);
+  if (!Access)
+    return nullptr;
+  // Module::to moves what the owner registers, with it.
+  const ModuleValue *Owner = Current.module(Access->Owner);
+  const CXXRecordDecl *OwnerClass = api::heldModule(Access->Owner->getType());
+  if (!Owner || !OwnerClass ||
+      !TranslationUnitAnalysis::of(Ctx).registrations(*OwnerClass).Fields.contains(
+          Access->Field))
+    return nullptr;
+  return Owner;
+}
+
+TensorValue Evaluator::forwardOutput(const CallExpr &Call) {
   // On the module's device once it was moved; for a module built here and
   // never moved, on the CPU; otherwise where its input is, if that is an
   // accelerator (a forward that runs at all computes there).
-  const ModuleValue *Known = Current.module(Module);
+  const ModuleValue *Known = forwardedModuleValue(Call);
   if (Known && Known->Device == Place::Accelerator)
-    return moduleOutput(Module);
+    return onModuleDevice(*Known);
   TensorValue Input;
   for (const Expr *Arg : Call.arguments())
     if (api::isTensorType(Arg->getType())) {

@@ -68,6 +68,9 @@ public:
 
   /// The module whose forward \p Call runs: `model->forward(x)`, `model(x)`.
   static const ValueDecl *forwardedModule(const CallExpr &Call);
+  /// What is known of that module here: its own move, or for `owner->sub`
+  /// the move of `owner` when owner's class registers `sub`.
+  const ModuleValue *forwardedModuleValue(const CallExpr &Call) const;
   /// What a forward of \p Module returns once it was moved: its device.
   TensorValue moduleOutput(const ValueDecl *Module) const;
   /// The value of `.to()`/`.cuda()`/`.cpu()` applied to its object.
@@ -85,7 +88,7 @@ private:
   TensorValue methodCall(const CXXMemberCallExpr &Call);
   TensorValue factory(const CallExpr &Call);
   TensorValue factoryLike(const CallExpr &Call);
-  TensorValue forwardOutput(const CallExpr &Call, const ValueDecl *Module);
+  TensorValue forwardOutput(const CallExpr &Call);
   /// Where `.to(...)` moves its object; none when it names no device (a
   /// dtype alone): the object stays where it is.
   std::optional<DeviceValue> moveTarget(const CXXMemberCallExpr &Call,

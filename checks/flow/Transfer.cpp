@@ -70,9 +70,9 @@ void Transfer::statement(const Stmt &S, State &Current, Evaluator &Eval) {
   const ValueDecl *Module = Evaluator::forwardedModule(*Call);
   if (Module && !api::isLossModule(api::heldModule(Module->getType()))) {
     Calls.enterForward(*Call, *Module, Eval);
-    recordForward(*Call, *Module, Current, Eval);
+    recordForward(*Call, *Module, Eval);
     if (api::takesStateOnItsDevice(api::heldModule(Module->getType())))
-      recordStateMeeting(*Call, *Module, Current, Eval);
+      recordStateMeeting(*Call, Eval);
     return;
   }
   recordOperation(*Call, Eval);
@@ -393,8 +393,8 @@ void Transfer::recordValues(const CallExpr &Call, Evaluator &Eval) {
 }
 
 void Transfer::recordForward(const CallExpr &Call, const ValueDecl &Module,
-                             const State &Current, Evaluator &Eval) {
-  const ModuleValue *Known = Current.module(&Module);
+                             Evaluator &Eval) {
+  const ModuleValue *Known = Eval.forwardedModuleValue(Call);
   if (!Known || Known->Device != Place::Accelerator)
     return;
   // The input is the first tensor; later ones may belong on the CPU
@@ -408,23 +408,21 @@ void Transfer::recordForward(const CallExpr &Call, const ValueDecl &Module,
                      [&](const ForwardInput &F) { return F.Call == &Call; }))
       return;
     Recording->ForwardInputs.push_back({&Call, &Module, {Arg, Value},
-                                        Eval.moduleOutput(&Module),
-                                        Known->MovedAt});
+                                        onModuleDevice(*Known), Known->MovedAt});
     return;
   }
 }
 
-void Transfer::recordStateMeeting(const CallExpr &Call, const ValueDecl &Module,
-                                  const State &Current, Evaluator &Eval) {
+void Transfer::recordStateMeeting(const CallExpr &Call, Evaluator &Eval) {
   // `lstm->forward(x, state)`: the state meets the input and the weights.
   std::vector<Operand> Operands;
-  const ModuleValue *Known = Current.module(&Module);
+  const ModuleValue *Known = Eval.forwardedModuleValue(Call);
   bool Moved = Known && Known->Device == Place::Accelerator;
   const Expr *Holder = isa<CXXMemberCallExpr>(Call)
                            ? cast<CXXMemberCallExpr>(Call).getImplicitObjectArgument()
                            : Call.getArg(0);
   if (Moved)
-    Operands.push_back({Holder, Eval.moduleOutput(&Module)});
+    Operands.push_back({Holder, onModuleDevice(*Known)});
   bool First = true;
   for (const Expr *Arg : Call.arguments()) {
     if (Arg == Holder || isa<CXXDefaultArgExpr>(Arg) ||

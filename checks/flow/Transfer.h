@@ -84,12 +84,11 @@ private:
                              State &Current);
   void recordValues(const CallExpr &Call, Evaluator &Eval);
   void recordOperation(const CallExpr &Call, Evaluator &Eval);
-  void recordStateMeeting(const CallExpr &Call, const ValueDecl &Module,
-                          const State &Current, Evaluator &Eval);
+  void recordStateMeeting(const CallExpr &Call, Evaluator &Eval);
   void recordMeeting(api::OpKind Kind, const CallExpr &Call,
                      std::vector<Operand> Operands);
   void recordForward(const CallExpr &Call, const ValueDecl &Module,
-                     const State &Current, Evaluator &Eval);
+                     Evaluator &Eval);
 
   ASTContext &Ctx;
   const LocalVariables &Locals;
