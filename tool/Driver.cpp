@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Driver.h"
+#include "CheckCatalog.h"
 #include "CompileDatabase.h"
 #include "Confirmation.h"
 #include "Finding.h"
@@ -70,7 +71,7 @@ static cl::opt<std::string> BuildPath("p", cl::desc("Build path: the directory "
                                       cl::cat(Category));
 static cl::opt<std::string> Checks("checks", cl::desc(R"(
 Comma-separated list of globs with optional '-' prefix; added to the checks of
-the configuration. Default: 'device-*'.)"),
+the configuration. Default: every torch-tidy rule (see --list-checks).)"),
                                    cl::init(""), cl::cat(Category));
 static cl::opt<std::string> WarningsAsErrors("warnings-as-errors", cl::desc(R"(
 Checks whose warnings are errors (globs, as --checks); with any, the exit
@@ -211,7 +212,7 @@ public:
   /// Parses --config/--config-file once, so that errors are reported before
   /// any work starts.
   llvm::Error init() {
-    Defaults.Checks = "-*,device-*";
+    Defaults.Checks = clang::tidy::torch_tidy::defaultChecks();
     Defaults.WarningsAsErrors = "";
     Defaults.HeaderFilterRegex = HeaderFilter;
     Defaults.SystemHeaders = SystemHeaders;
