@@ -4,6 +4,7 @@
 #include "utils/AstHelpers.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/STLExtras.h"
@@ -75,6 +76,16 @@ static bool isInNamespace(const DeclContext *Context,
 
 bool isLibTorchInternal(const Decl *D) {
   return isInNamespace(D->getDeclContext(), {"at", "c10", "torch", "caffe2"});
+}
+
+bool isInLibTorch(const Stmt &S, ASTContext &Ctx) {
+  DynTypedNodeList Parents = Ctx.getParents(S);
+  while (!Parents.empty()) {
+    if (const auto *D = Parents[0].get<Decl>())
+      return isLibTorchInternal(D);
+    Parents = Ctx.getParents(Parents[0]);
+  }
+  return false;
 }
 
 bool isTensorSequenceType(QualType Type) {

@@ -87,6 +87,10 @@ bool isDataExample(QualType Type);
 /// Declared by LibTorch itself (namespaces at, c10, torch, caffe2): never
 /// analysed, never reported.
 bool isLibTorchInternal(const Decl *D);
+/// Whether \p S is in LibTorch's own code: a function or declaration of
+/// namespaces at, c10, torch, caffe2 (its headers are not system headers when
+/// included with -I).
+bool isInLibTorch(const Stmt &S, ASTContext &Ctx);
 
 /// What a LibTorch function does with the devices of its tensor operands.
 enum class OpKind {
