@@ -1,6 +1,7 @@
 //===--- DistributedApi.cpp - One process per GPU -------------------------===//
 
 #include "DistributedApi.h"
+#include "TorchApi.h"
 #include "llvm/ADT/STLExtras.h"
 #include <string>
 
@@ -49,13 +50,11 @@ bool isProcessGroupApi(const NamedDecl *D) {
 bool setsCurrentDevice(const NamedDecl *D) {
   if (!D || !D->getDeclName().isIdentifier())
     return false;
-  std::string Name = D->getQualifiedNameAsString();
-  return llvm::is_contained(
-      {"c10::cuda::set_device", "at::cuda::set_device", "cudaSetDevice",
-       "c10::cuda::CUDAGuard", "c10::cuda::OptionalCUDAGuard",
-       "at::cuda::CUDAGuard", "at::cuda::OptionalCUDAGuard",
-       "c10::cuda::MaybeSetDevice"},
-      Name);
+  return hasQualifiedName(
+      D, {"c10::cuda::set_device", "at::cuda::set_device", "cudaSetDevice",
+          "c10::cuda::CUDAGuard", "c10::cuda::OptionalCUDAGuard",
+          "at::cuda::CUDAGuard", "at::cuda::OptionalCUDAGuard",
+          "c10::cuda::MaybeSetDevice"});
 }
 
 bool setsEnvironment(const NamedDecl *D) {

@@ -16,8 +16,8 @@ static const CXXRecordDecl *recordOf(QualType Type) {
   return Type.getNonReferenceType()->getAsCXXRecordDecl();
 }
 
-static bool hasQualifiedName(const NamedDecl *Decl,
-                             std::initializer_list<llvm::StringRef> Names) {
+bool hasQualifiedName(const NamedDecl *Decl,
+                      std::initializer_list<llvm::StringRef> Names) {
   if (!Decl)
     return false;
   const std::string Name = Decl->getQualifiedNameAsString();
@@ -103,17 +103,21 @@ bool isTensorOptionsType(QualType Type) {
   return hasQualifiedName(recordOf(Type), {"c10::TensorOptions"});
 }
 
-bool isModuleClass(const CXXRecordDecl *Record) {
+bool isOrDerivesFrom(const CXXRecordDecl *Record, llvm::StringRef Qualified) {
   if (!Record || !Record->hasDefinition())
     return false;
-  if (hasQualifiedName(Record, {"torch::nn::Module"}))
+  if (hasQualifiedName(Record, {Qualified}))
     return true;
   bool Derives = false;
   Record->forallBases([&](const CXXRecordDecl *Base) {
-    Derives |= hasQualifiedName(Base, {"torch::nn::Module"});
+    Derives |= hasQualifiedName(Base, {Qualified});
     return true;
   });
   return Derives;
+}
+
+bool isModuleClass(const CXXRecordDecl *Record) {
+  return isOrDerivesFrom(Record, "torch::nn::Module");
 }
 
 const CXXRecordDecl *heldModule(QualType Type) {

@@ -62,6 +62,12 @@ inline auto checkpointLoadFunction() {
                                  "::torch::serialize::InputArchive::load_from"));
 }
 
+/// Whether \p Decl's qualified name is one of \p Names ("torch::nn::Module").
+bool hasQualifiedName(const NamedDecl *Decl,
+                      std::initializer_list<llvm::StringRef> Names);
+/// Whether \p Record is the class \p Qualified or derives from it.
+bool isOrDerivesFrom(const CXXRecordDecl *Record, llvm::StringRef Qualified);
+
 bool isTensorType(QualType Type);
 /// std::vector<at::Tensor>, at::TensorList and similar sequences of tensors.
 bool isTensorSequenceType(QualType Type);

@@ -8,12 +8,10 @@
 
 namespace clang::tidy::torch_tidy::api {
 
+// TorchApi's qualified-name test, short: this file asks it on most lines.
 static bool named(const NamedDecl *D,
                   std::initializer_list<llvm::StringRef> Names) {
-  if (!D)
-    return false;
-  std::string Name = D->getQualifiedNameAsString();
-  return llvm::is_contained(Names, Name);
+  return hasQualifiedName(D, Names);
 }
 
 static bool isMethodNamed(const CXXMethodDecl *Method,
@@ -56,16 +54,7 @@ static bool isTrueLiteral(const Expr *Arg) {
 }
 
 bool isOptimizerClass(const CXXRecordDecl *Record) {
-  if (!Record || !Record->hasDefinition())
-    return false;
-  if (named(Record, {"torch::optim::Optimizer"}))
-    return true;
-  bool Derives = false;
-  Record->forallBases([&](const CXXRecordDecl *Base) {
-    Derives |= named(Base, {"torch::optim::Optimizer"});
-    return true;
-  });
-  return Derives;
+  return isOrDerivesFrom(Record, "torch::optim::Optimizer");
 }
 
 const CXXRecordDecl *heldOptimizer(QualType Type) {
