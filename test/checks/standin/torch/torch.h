@@ -22,7 +22,15 @@ struct Device {
   Device(DeviceType type, DeviceIndex index = -1);
   Device(const std::string &spec);
   DeviceType type() const;
+  bool is_cuda() const;
+  std::string str() const;
 };
+
+std::string DeviceTypeName(DeviceType d, bool lower_case = false);
+
+namespace cuda {
+void set_device(DeviceIndex device);
+} // namespace cuda
 
 template <typename T> class ArrayRef {
 public:
@@ -67,6 +75,8 @@ public:
   int64_t dim() const;
   Device device() const;
   template <typename T> T item() const;
+  Tensor cuda() const;
+  Tensor cpu() const;
   Tensor &operator+=(const Tensor &other);
 };
 
@@ -90,6 +100,7 @@ inline c10::TensorOptions device(c10::Device device) {
 
 namespace cuda {
 bool is_available();
+void synchronize(int64_t device_index = -1);
 } // namespace cuda
 
 } // namespace torch
