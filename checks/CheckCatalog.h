@@ -1,6 +1,6 @@
 //===--- CheckCatalog.h - What each torch-tidy rule is about --------------===//
 //
-// One entry per rule: the descriptions that SARIF's `rules[]`, `--list-checks`
+// One entry per rule of Checks.def: the descriptions that SARIF's `rules[]`
 // and the docs index show. The doc page docs/checks/<name>.md holds the rest.
 //
 //===----------------------------------------------------------------------===//
@@ -10,6 +10,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+#include <string>
 
 namespace clang::tidy::torch_tidy {
 
@@ -23,6 +24,9 @@ struct CheckInfo {
 
 llvm::ArrayRef<CheckInfo> checkCatalog();
 const CheckInfo *findCheck(llvm::StringRef Name);
+/// The checks enabled when the configuration names none: every group of
+/// torch-tidy's rules and nothing else, e.g. "-*,device-*".
+std::string defaultChecks();
 
 } // namespace clang::tidy::torch_tidy
 

@@ -10,8 +10,10 @@
 
 #include <torch/cuda.h>
 
+#include <algorithm>
 #include <chrono>
 #include <map>
+#include <sstream>
 #include <stdexcept>
 
 namespace torch_tidy::runtime {
@@ -47,6 +49,8 @@ public:
         OnMeta(Accel.is_meta()) {}
 
   Verdict run() {
+    if (Expect.at("kind") == plan::expect::SyncCost)
+      return syncCost();
     const json &Steps = Plan.at("steps");
     int64_t Last = Expect.at("step");
     for (int64_t I = 0; I <= Last; ++I) {
@@ -75,6 +79,7 @@ private:
   std::map<std::string, Value> Values;
   StepFacts Facts;
   std::optional<double> Micros;
+  int64_t Current = 0;
 
   // --- values ------------------------------------------------------------------
 
@@ -167,6 +172,8 @@ private:
       saveLoad(Step);
     else if (Op == "data_ptr")
       dataPtr(Step);
+    else if (Op == "sync")
+      sync(Step);
     else
       throw std::logic_error("op '" + Op + "' passed validation but has no "
                              "implementation");
@@ -319,6 +326,82 @@ private:
           *static_cast<const unsigned char *>(T.data_ptr());
       (void)First;
     }
+  }
+
+  void sync(const json &Step) {
+    const std::string &Fn = Step.at("fn").get_ref<const std::string &>();
+    if (Fn == "synchronize") {
+      synchronize();
+      return;
+    }
+    at::Tensor T = tensor(Step.at("self"));
+    if (Fn == "item") {
+      volatile double Value = T.item().toDouble();
+      (void)Value;
+    } else if (Fn == "print") {
+      std::ostringstream Out;
+      Out << T;
+    } else {
+      bind(Step, T.nonzero());
+    }
+  }
+
+  // --- sync-cost: a loop with and without the sync ---------------------------------
+
+  /// Runs steps [From, To] once each; Current tells which one failed.
+  void runRange(int64_t From, int64_t To) {
+    const json &Steps = Plan.at("steps");
+    for (Current = From; Current <= To; ++Current)
+      runStepOnce(Steps[Current]);
+  }
+
+  /// Microseconds for \p Iterations runs of steps [Work, Last], then one
+  /// run of [Last + 1, Sync] (the sync the loop left out, if any), until the
+  /// device is idle.
+  double timeLoop(int64_t Iterations, int64_t Work, int64_t Last,
+                  int64_t Sync) {
+    synchronize();
+    auto Start = std::chrono::steady_clock::now();
+    for (int64_t I = 0; I < Iterations; ++I)
+      runRange(Work, Last);
+    runRange(Last + 1, Sync);
+    synchronize();
+    std::chrono::duration<double, std::micro> Elapsed =
+        std::chrono::steady_clock::now() - Start;
+    return Elapsed.count();
+  }
+
+  Verdict syncCost() {
+    const json &Steps = Plan.at("steps");
+    int64_t Work = Expect.at("work");
+    int64_t Sync = Expect.at("step");
+    int64_t Iterations = Expect.value("iterations", 100);
+    double With = 0, Without = 0;
+    try {
+      runRange(0, Work - 1);
+      if (OnMeta)
+        return inconclusive("timing on the meta stand-in measures no device "
+                            "work; replay on a GPU",
+                            Sync);
+      runRange(Work, Sync); // warm-up: lazy initialisation, caches
+      With = timeLoop(Iterations, Work, Sync, Sync);
+      Without = timeLoop(Iterations, Work, Sync - 1, Sync);
+    } catch (const c10::Error &E) {
+      return onStepError(Current, Steps[Current],
+                         firstLine(E.what_without_backtrace()));
+    } catch (const std::exception &E) {
+      return onStepError(Current, Steps[Current], firstLine(E.what()));
+    }
+    double PerIteration = std::max(0.0, (With - Without) / Iterations);
+    char Text[160];
+    std::snprintf(Text, sizeof(Text),
+                  " costs %.2f us per iteration on %s (a loop of %lld "
+                  "iterations: %.2f us with it, %.2f us without)",
+                  PerIteration, deviceName(Accel).c_str(),
+                  static_cast<long long>(Iterations), With, Without);
+    bool Costs = PerIteration >= Expect.value("min_micros", 1.0);
+    return {Costs ? outcome::Confirmed : outcome::NotReproduced,
+            describeStep(Sync, Steps[Sync]) + Text, "", Sync, PerIteration};
   }
 
   // --- the observable ------------------------------------------------------------

@@ -119,7 +119,8 @@ const std::map<std::string, std::set<std::string>> &opKeys() {
       {"zero_grad", {"optimizer"}},
       {"optimizer_step", {"optimizer"}},
       {"save_load", {"self", "module", "device"}},
-      {"data_ptr", {"self"}}};
+      {"data_ptr", {"self"}},
+      {"sync", {"fn", "self"}}};
   return Keys;
 }
 
@@ -134,7 +135,7 @@ const std::set<std::string> &expectKinds() {
   static const std::set<std::string> Kinds = {
       expect::DeviceMismatch, expect::DeviceAfter,  expect::GradUndefined,
       expect::NonLeafRejected, expect::Timing,      expect::ToCopies,
-      expect::HostPointerToDevice};
+      expect::HostPointerToDevice, expect::SyncCost};
   return Kinds;
 }
 
@@ -343,7 +344,8 @@ private:
     static const std::map<std::string, std::set<std::string>> Keys = {
         {expect::DeviceAfter, {"value", "device"}},
         {expect::GradUndefined, {"value"}},
-        {expect::Timing, {"min_micros"}}};
+        {expect::Timing, {"min_micros"}},
+        {expect::SyncCost, {"work", "iterations", "min_micros"}}};
     auto Extra = Keys.find(Kind);
     for (auto It = Expect.begin(); It != Expect.end(); ++It)
       if (It.key() != "kind" && It.key() != "step" &&
@@ -353,8 +355,12 @@ private:
       require(Expect, "device", "/expect");
       optionalDevice(Expect, "/expect");
     }
-    if (Kind == expect::Timing)
+    if (Kind == expect::Timing || Kind == expect::SyncCost)
       optionalNumber(Expect, "min_micros", "/expect");
+    if (Kind == expect::SyncCost) {
+      intField(Expect, "work", "/expect", 0, LastStep);
+      optionalInt(Expect, "iterations", "/expect", 1, kMaxRepeat);
+    }
   }
 
   void checkExpectAgainstStep(const json &Step) {
@@ -375,6 +381,21 @@ private:
       RequireOp("data_ptr");
     else if (Kind == expect::NonLeafRejected)
       RequireOp("sgd");
+    else if (Kind == expect::SyncCost) {
+      if (Op != "sync" && !(Op == "move" && isMoveToCpu(Step)))
+        fail("/expect/step", "'" + Kind + "' needs step " +
+                                 std::to_string(ExpectStep) +
+                                 " to be a 'sync' step or a move to the "
+                                 "CPU, it is '" + Op + "'");
+      if (Expect.at("work").get<int64_t>() >= ExpectStep)
+        fail("/expect/work", "the loop's work must start before the sync "
+                             "at step " + std::to_string(ExpectStep));
+    }
+  }
+
+  static bool isMoveToCpu(const json &Step) {
+    return Step.at("fn") == "cpu" ||
+           (Step.at("fn") == "to" && Step.value("device", "") == "cpu");
   }
 
   // --- steps ---------------------------------------------------------------------
@@ -466,6 +487,8 @@ private:
     }
     if (Op == "sgd")
       return checkSgd(Step, Path);
+    if (Op == "sync")
+      return checkSync(Step, Path);
     if (Op == "zero_grad" || Op == "optimizer_step") {
       Kind K = reference(require(Step, "optimizer", Path), Path + "/optimizer");
       if (K != Kind::Optimizer)
@@ -691,6 +714,24 @@ private:
     optionalNumber(Step, "lr", Path);
     optionalNumber(Step, "momentum", Path);
     return Kind::Optimizer;
+  }
+
+  std::optional<Kind> checkSync(const json &Step, const std::string &Path) {
+    static const std::set<std::string> Fns = {"item", "synchronize", "print",
+                                              "nonzero"};
+    std::string Fn = stringField(Step, "fn", Path);
+    if (!Fns.count(Fn))
+      fail(Path + "/fn", "unknown sync '" + Fn + "' (known: " +
+                             joinNames(Fns) + ")");
+    if (Fn == "synchronize") {
+      if (Step.contains("self"))
+        fail(Path + "/self", "'synchronize' takes no tensor");
+    } else {
+      tensorRef(require(Step, "self", Path), Path + "/self");
+    }
+    if (Fn != "nonzero" && Step.contains("id"))
+      fail(Path + "/id", "sync '" + Fn + "' produces no tensor to name");
+    return Kind::Tensor;
   }
 
   std::optional<Kind> checkSaveLoad(const json &Step, const std::string &Path) {

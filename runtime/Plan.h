@@ -58,6 +58,7 @@ inline constexpr const char *DeviceAfter = "device-after";
 inline constexpr const char *GradUndefined = "grad-undefined";
 inline constexpr const char *NonLeafRejected = "non-leaf-rejected";
 inline constexpr const char *Timing = "timing";
+inline constexpr const char *SyncCost = "sync-cost";
 inline constexpr const char *ToCopies = "to-copies";
 inline constexpr const char *HostPointerToDevice = "host-pointer-to-device";
 } // namespace expect

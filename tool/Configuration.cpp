@@ -1,6 +1,7 @@
 //===--- Configuration.cpp - Where each file's clang-tidy options come from===//
 
 #include "Configuration.h"
+#include "CheckCatalog.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/SourceMgr.h"
@@ -42,7 +43,7 @@ llvm::Error error(const llvm::Twine &Message) {
 } // namespace
 
 llvm::Error OptionsFactory::init(const ConfigurationFlags &Flags) {
-  Defaults.Checks = "-*,device-*";
+  Defaults.Checks = clang::tidy::torch_tidy::defaultChecks();
   Defaults.WarningsAsErrors = "";
   Defaults.HeaderFilterRegex = Flags.HeaderFilter.value_or("");
   Defaults.SystemHeaders = Flags.SystemHeaders.value_or(false);

@@ -74,7 +74,7 @@ static cl::opt<std::string> BuildPath("p", cl::desc("Build path: the directory "
                                       cl::cat(Category));
 static cl::opt<std::string> Checks("checks", cl::desc(R"(
 Comma-separated list of globs with optional '-' prefix; added to the checks of
-the configuration. Default: 'device-*'.)"),
+the configuration. Default: every torch-tidy rule (see --list-checks).)"),
                                    cl::init(""), cl::cat(Category));
 static cl::opt<std::string> WarningsAsErrors("warnings-as-errors", cl::desc(R"(
 Checks whose warnings are errors (globs, as --checks); with any, the exit

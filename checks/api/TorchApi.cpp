@@ -5,6 +5,7 @@
 #include "utils/ElementTypes.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/STLExtras.h"
@@ -16,8 +17,8 @@ static const CXXRecordDecl *recordOf(QualType Type) {
   return Type.getNonReferenceType()->getAsCXXRecordDecl();
 }
 
-static bool hasQualifiedName(const NamedDecl *Decl,
-                             std::initializer_list<llvm::StringRef> Names) {
+bool hasQualifiedName(const NamedDecl *Decl,
+                      std::initializer_list<llvm::StringRef> Names) {
   if (!Decl)
     return false;
   const std::string Name = Decl->getQualifiedNameAsString();
@@ -88,6 +89,16 @@ bool isLibTorchNamespace(const NamespaceDecl &Namespace) {
   return isInNamespace(&Namespace, {"at", "c10", "torch", "caffe2"});
 }
 
+bool isInLibTorch(const Stmt &S, ASTContext &Ctx) {
+  DynTypedNodeList Parents = Ctx.getParents(S);
+  while (!Parents.empty()) {
+    if (const auto *D = Parents[0].get<Decl>())
+      return isLibTorchInternal(D);
+    Parents = Ctx.getParents(Parents[0]);
+  }
+  return false;
+}
+
 bool isTensorSequenceType(QualType Type) {
   const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
       recordOf(Type));
@@ -148,17 +159,21 @@ bool isTensorOptionsType(QualType Type) {
   return hasQualifiedName(recordOf(Type), {"c10::TensorOptions"});
 }
 
-bool isModuleClass(const CXXRecordDecl *Record) {
+bool isOrDerivesFrom(const CXXRecordDecl *Record, llvm::StringRef Qualified) {
   if (!Record || !Record->hasDefinition())
     return false;
-  if (hasQualifiedName(Record, {"torch::nn::Module"}))
+  if (hasQualifiedName(Record, {Qualified}))
     return true;
   bool Derives = false;
   Record->forallBases([&](const CXXRecordDecl *Base) {
-    Derives |= hasQualifiedName(Base, {"torch::nn::Module"});
+    Derives |= hasQualifiedName(Base, {Qualified});
     return true;
   });
   return Derives;
+}
+
+bool isModuleClass(const CXXRecordDecl *Record) {
+  return isOrDerivesFrom(Record, "torch::nn::Module");
 }
 
 const CXXRecordDecl *heldModule(QualType Type) {

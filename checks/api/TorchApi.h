@@ -64,6 +64,12 @@ inline auto checkpointLoadFunction() {
                                  "::torch::serialize::InputArchive::load_from"));
 }
 
+/// Whether \p Decl's qualified name is one of \p Names ("torch::nn::Module").
+bool hasQualifiedName(const NamedDecl *Decl,
+                      std::initializer_list<llvm::StringRef> Names);
+/// Whether \p Record is the class \p Qualified or derives from it.
+bool isOrDerivesFrom(const CXXRecordDecl *Record, llvm::StringRef Qualified);
+
 bool isTensorType(QualType Type);
 /// std::vector<at::Tensor>, at::TensorList and similar sequences of tensors.
 bool isTensorSequenceType(QualType Type);
@@ -125,6 +131,10 @@ bool isLibTorchDecl(const Decl *D);
 const CXXRecordDecl *movedModuleClass(const CXXMemberCallExpr &Call);
 /// One of LibTorch's namespaces, or a namespace inside one.
 bool isLibTorchNamespace(const NamespaceDecl &Namespace);
+/// Whether \p S is in LibTorch's own code: a function or declaration of
+/// namespaces at, c10, torch, caffe2 (its headers are not system headers when
+/// included with -I).
+bool isInLibTorch(const Stmt &S, ASTContext &Ctx);
 
 /// What a LibTorch function does with the devices of its tensor operands.
 enum class OpKind {

@@ -68,6 +68,13 @@ void PlanBuilder::dataPtr(const std::string &Self) {
   add({{"op", "data_ptr"}, {"self", Self}}, false);
 }
 
+void PlanBuilder::sync(llvm::StringRef Fn, const std::string &Self) {
+  nlohmann::json Step = {{"op", "sync"}, {"fn", Fn.str()}};
+  if (!Self.empty())
+    Step["self"] = Self;
+  add(std::move(Step), false);
+}
+
 std::string PlanBuilder::sgd(const std::vector<std::string> &Params) {
   return add({{"op", "sgd"}, {"params", Params}});
 }

@@ -43,6 +43,9 @@ public:
   std::string forward(const std::string &Module, const std::string &Input);
   std::string sgd(const std::vector<std::string> &Params);
   void dataPtr(const std::string &Self);
+  /// A host-device synchronisation: `sync` of \p Fn ("item", "print",
+  /// "nonzero" on \p Self; "synchronize" with no tensor).
+  void sync(llvm::StringRef Fn, const std::string &Self);
   std::string module(const nlohmann::json &Parameters,
                      const nlohmann::json &Unregistered);
 

@@ -22,7 +22,7 @@ EvalResult evaluate(ShapesNet& model, const std::string& data_path, torch::Devic
   auto confusion = result.confusion.accessor<int64_t, 2>();  // CPU tensor: fine
   auto hist = result.confidence_hist.accessor<int64_t, 1>();
 
-  const bool on_gpu = device.str() == "cuda";  // BUG(later): false for "cuda:1"; use device.is_cuda()
+  const bool on_gpu = device.str() == "cuda";  // BUG(device-string-compare): false for "cuda:1" (--device=cuda:1); use device.is_cuda()
   std::vector<torch::Tensor> all_preds;
   int64_t correct = 0;
   int64_t seen = 0;
@@ -42,7 +42,7 @@ EvalResult evaluate(ShapesNet& model, const std::string& data_path, torch::Devic
     probs = probs / static_cast<double>(views.size());
 
     auto preds = probs.argmax(1);
-    correct += preds.eq(labels).sum().item<int64_t>();  // item() on a CUDA tensor is fine
+    correct += preds.eq(labels).sum().item<int64_t>();  // BUG(device-sync-in-loop): works on a CUDA tensor, but waits for the GPU every batch
 
     const int64_t n = preds.size(0);
     const int64_t* pred_ptr = preds.data_ptr<int64_t>();  // BUG(device-host-access): preds lives on `device`; the host reads device memory
@@ -70,7 +70,7 @@ double benchmark_latency(ShapesNet& model, int64_t iters) {
   auto x = torch::randn({8, 3, 64, 64}, model->parameters().front().options());  // same device as the model
   auto start = std::chrono::steady_clock::now();
   for (int64_t i = 0; i < iters; ++i) {
-    auto logits = model->predict(x);  // BUG(later): no NoGradGuard/InferenceMode: autograd state is built for nothing
+    auto logits = model->predict(x);  // no NoGradGuard/InferenceMode: autograd records every call, but predict()'s forward is in model.cpp, another translation unit, which training-inference-without-no-grad does not follow
   }
   torch::cuda::synchronize();
   std::chrono::duration<double, std::milli> elapsed = std::chrono::steady_clock::now() - start;

@@ -47,7 +47,7 @@ void train(ShapesNet& model, const TrainConfig& cfg, torch::Device device) {
       optimizer.zero_grad();
       total.backward();
       optimizer.step();
-      epoch_loss += total.item<double>() * images.size(0);  // BUG(later): item() synchronises with the GPU every step
+      epoch_loss += total.item<double>() * images.size(0);  // BUG(device-sync-in-loop): item() waits for the GPU every step: the queue drains once per batch
     }
     std::cout << "epoch " << epoch << " loss " << epoch_loss / num_samples << '\n';
     save_checkpoint(model, optimizer, cfg.checkpoint_dir, epoch);
@@ -68,7 +68,7 @@ void finetune_on_hard_examples(ShapesNet& model, std::vector<Batch> hard_batches
     for (const auto& [x, y] : hard_batches) {
       auto loss = torch::nll_loss(torch::log_softmax(model->predict(x), 1), y);
       loss.backward();
-      optimizer.step();  // BUG(later): gradients are never cleared (no zero_grad) and accumulate across steps
+      optimizer.step();  // BUG(training-missing-zero-grad): gradients are never cleared (no zero_grad) and accumulate across steps
       running = running + loss.detach();
     }
   }

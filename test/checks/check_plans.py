@@ -33,6 +33,16 @@ NO_PLAN = 'no replay plan for this finding'
 # Rules whose findings never carry a plan: the format has no step for them.
 RULES_WITHOUT_PLANS = {'device-from-blob', 'device-hardcoded',
                        'device-invalid-string', 'device-load-without-device'}
+# Rules whose findings have no faithful replay: each says its operation is
+# not replayable (the same on every device, or about how processes launch).
+RULES_NOT_REPLAYABLE = {'device-rank-unaware', 'device-string-compare',
+                        'training-inference-without-no-grad',
+                        'training-missing-zero-grad'}
+# The step that replays each host-device synchronisation of
+# device-sync-in-loop: (op, fn); equal/allclose/is_nonzero have none.
+SYNC_STEP = {'item': ('sync', 'item'), 'cpu': ('move', 'cpu'),
+             'to': ('move', 'to'), 'synchronize': ('sync', 'synchronize'),
+             'operator<<': ('sync', 'print'), 'nonzero': ('sync', 'nonzero')}
 
 # The plan's call function for each LibTorch function or tensor operator.
 CALL_OF = {
@@ -191,11 +201,41 @@ def check_unregistered(finding, plan):
            (plan['expect']['value'], member), finding)
 
 
+def check_sync(finding, plan):
+    """A loop with and without the sync, timed: the sync is the observed step."""
+    call = quoted_after(finding['message'], '^')
+    wanted = SYNC_STEP.get(call)
+    if plan is None:
+        expect(wanted is None, "no plan for '%s', which the format replays"
+               % call, finding)
+        return
+    expect(wanted is not None, "a plan replays '%s', which the format has no "
+           "step for" % call, finding)
+    expect(plan['expect']['kind'] == 'sync-cost',
+           'the observable is not the cost of the sync', finding)
+    step = step_at_expect(plan)
+    expect((step['op'], step['fn']) == wanted,
+           "the plan times '%s %s' where the code calls '%s'" %
+           (step['op'], step['fn'], call), finding)
+    if call == 'to':
+        expect(step.get('device') == 'cpu', 'the move is not to the CPU',
+               finding)
+    work = plan['expect']['work']
+    expect(0 <= work < plan['expect']['step'],
+           'the loop has no work before the sync', finding)
+    made = [s for s in plan['steps'] if s['op'] == 'factory']
+    expect(made and all(s.get('device') == 'accel' for s in made),
+           'the synced tensor is not on the device', finding)
+
+
 def check_finding(check, finding, plan, source):
     lines = source.splitlines()
     verdict = finding.get('verdict', {})
     expect(finding['check'] == check, 'a finding of ' + finding['check'],
            finding)
+    if check in RULES_NOT_REPLAYABLE:
+        expect(plan is None, 'a plan for a finding with no faithful replay',
+               finding)
     if plan is None:
         reason = NO_PLAN if check in RULES_WITHOUT_PLANS else NOT_REPLAYABLE
         expect(verdict.get('verdict') == 'inconclusive' and
@@ -222,13 +262,22 @@ def check_finding(check, finding, plan, source):
         check_host_access(finding, plan)
     elif check == 'device-unregistered-member':
         check_unregistered(finding, plan)
+    elif check == 'device-sync-in-loop':
+        check_sync(finding, plan)
+    elif check in RULES_NOT_REPLAYABLE:
+        pass
     else:
         raise Failure('no plan checks for rule ' + check)
 
 
 def check_meta_verdict(finding, plan):
-    """Meta confirms a device mismatch only where it models it."""
+    """Meta confirms a device mismatch only where it models it, and never
+    the cost of a sync: it measures no device work."""
     verdict = finding.get('verdict', {})
+    if plan is not None and plan['expect']['kind'] == 'sync-cost':
+        expect(verdict.get('verdict') == 'inconclusive',
+               'the cost of a sync on meta: %s' % verdict, finding)
+        return
     if (plan is None or verdict.get('verdict') != 'confirmed' or
             plan['expect']['kind'] != 'device-mismatch'):
         return

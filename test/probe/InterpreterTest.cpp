@@ -227,6 +227,66 @@ TEST(Interpreter, TimingOnMetaIsInconclusive) {
   EXPECT_FALSE(V.Micros);
 }
 
+/// A loop of device work (x * x, summed) and then \p Sync, timed with and
+/// without the sync.
+json syncCostPlan(json Sync) {
+  json Plan = {{"format", "torch-tidy-plan"},
+               {"version", 1},
+               {"id", "test"},
+               {"check", "test"},
+               {"steps",
+                {factory("x", "randn", {256}, "accel"),
+                 call("y", "mul", {"x", "x"}), call("s", "sum", {"y"}),
+                 std::move(Sync)}},
+               {"expect",
+                {{"kind", "sync-cost"}, {"step", 3}, {"work", 1},
+                 {"iterations", 20}}}};
+  auto Error = torch_tidy::plan::validate(Plan);
+  EXPECT_FALSE(Error) << Error->str();
+  return Plan;
+}
+
+TEST(Interpreter, SyncCostOnMetaIsInconclusive) {
+  Verdict V = replay(syncCostPlan({{"op", "sync"}, {"fn", "item"}, {"self", "s"}}),
+                     "meta");
+  EXPECT_EQ(V.Outcome, kInconclusive);
+  EXPECT_EQ(V.Step, 3);
+  EXPECT_NE(V.Reason.find("measures no device work"), std::string::npos)
+      << V.Reason;
+  EXPECT_FALSE(V.Micros);
+}
+
+TEST(Interpreter, SyncCostRunsEachSyncWithAndWithoutIt) {
+  // "accel" on the CPU: the loops run, whatever they measure there.
+  for (json Sync :
+       {json{{"op", "sync"}, {"fn", "item"}, {"self", "s"}},
+        json{{"op", "sync"}, {"fn", "synchronize"}},
+        json{{"op", "sync"}, {"fn", "print"}, {"self", "y"}},
+        json{{"id", "n"}, {"op", "sync"}, {"fn", "nonzero"}, {"self", "y"}},
+        json{{"id", "h"}, {"op", "move"}, {"fn", "cpu"}, {"self", "y"}}}) {
+    SCOPED_TRACE(Sync.dump());
+    Verdict V = replay(syncCostPlan(Sync), "cpu");
+    EXPECT_TRUE(V.Outcome == kConfirmed || V.Outcome == kNotReproduced)
+        << V.Outcome << ": " << V.Reason;
+    ASSERT_TRUE(V.Micros);
+    EXPECT_GE(*V.Micros, 0.0);
+    EXPECT_EQ(V.Step, 3);
+    EXPECT_NE(V.Message.find("per iteration on cpu (a loop of 20 iterations:"),
+              std::string::npos)
+        << V.Message;
+  }
+}
+
+TEST(Interpreter, SyncCostFailingStepIsInconclusive) {
+  // item() of a tensor of 256 elements throws: the step that failed says so.
+  Verdict V = replay(syncCostPlan({{"op", "sync"}, {"fn", "item"}, {"self", "y"}}),
+                     "cpu");
+  EXPECT_EQ(V.Outcome, kInconclusive);
+  EXPECT_EQ(V.Step, 3);
+  EXPECT_NE(V.Reason.find("step 3 (sync item) failed"), std::string::npos)
+      << V.Reason;
+}
+
 TEST(Interpreter, SaveLoadWithAndWithoutDevice) {
   json Steps = {factory("x", "ones", {2}),
                 {{"id", "y"}, {"op", "save_load"}, {"self", "x"}}};

@@ -110,7 +110,7 @@ INSTANTIATE_TEST_SUITE_P(
         Malformed{"UnknownOp", "/steps/0/op", "launch",
                   "/steps/0/op: unknown op 'launch' (known: backward, call, "
                   "conv2d, data_ptr, factory, forward, linear, module, "
-                  "module_to, move, optimizer_step, save_load, sgd, "
+                  "module_to, move, optimizer_step, save_load, sgd, sync, "
                   "zero_grad)"},
         Malformed{"UnknownFactory", "/steps/0/fn", "eye",
                   "/steps/0/fn: unknown factory 'eye' (known: arange, empty, "
@@ -151,8 +151,8 @@ INSTANTIATE_TEST_SUITE_P(
         Malformed{"UnknownExpectKind", "/expect/kind", "crash",
                   "/expect/kind: unknown observable 'crash' (known: "
                   "device-after, device-mismatch, grad-undefined, "
-                  "host-pointer-to-device, non-leaf-rejected, timing, "
-                  "to-copies)"},
+                  "host-pointer-to-device, non-leaf-rejected, sync-cost, "
+                  "timing, to-copies)"},
         Malformed{"ExpectStepOutOfRange", "/expect/step", 24,
                   "/expect/step: must be between 0 and 23, got 24"},
         Malformed{"ExpectValueNotYetDefined", "/expect/value", "r",
@@ -166,6 +166,60 @@ INSTANTIATE_TEST_SUITE_P(
     [](const ::testing::TestParamInfo<Malformed> &Info) {
       return std::string(Info.param.Name);
     });
+
+/// A loop of device work and a sync: what device-sync-in-loop emits.
+json syncCostPlan(json Sync) {
+  json Plan = everyOpPlan();
+  Plan["steps"] = json::parse(R"([
+    {"id": "x", "op": "factory", "fn": "randn", "sizes": [1024], "device": "accel"},
+    {"id": "y", "op": "call", "fn": "mul", "args": ["x", "x"]},
+    {"id": "s", "op": "call", "fn": "sum", "args": ["y"]}
+  ])");
+  Plan["steps"].push_back(std::move(Sync));
+  Plan["expect"] = {{"kind", "sync-cost"}, {"step", 3}, {"work", 1},
+                    {"iterations", 100}, {"min_micros", 1}};
+  return Plan;
+}
+
+TEST(PlanValidator, AcceptsSyncCostPlans) {
+  EXPECT_EQ(problemOf(syncCostPlan({{"op", "sync"}, {"fn", "item"}, {"self", "s"}})), "");
+  EXPECT_EQ(problemOf(syncCostPlan({{"op", "sync"}, {"fn", "synchronize"}})), "");
+  EXPECT_EQ(problemOf(syncCostPlan({{"op", "sync"}, {"fn", "print"}, {"self", "y"}})), "");
+  EXPECT_EQ(problemOf(syncCostPlan(
+                {{"id", "n"}, {"op", "sync"}, {"fn", "nonzero"}, {"self", "y"}})),
+            "");
+  EXPECT_EQ(problemOf(syncCostPlan({{"id", "h"}, {"op", "move"}, {"fn", "cpu"}, {"self", "y"}})),
+            "");
+  EXPECT_EQ(problemOf(syncCostPlan({{"id", "h"}, {"op", "move"}, {"fn", "to"},
+                                    {"self", "y"}, {"device", "cpu"}})),
+            "");
+}
+
+TEST(PlanValidator, RejectsMalformedSyncs) {
+  EXPECT_EQ(problemOf(syncCostPlan({{"op", "sync"}, {"fn", "wait"}, {"self", "s"}})),
+            "/steps/3/fn: unknown sync 'wait' (known: item, nonzero, print, "
+            "synchronize)");
+  EXPECT_EQ(problemOf(syncCostPlan({{"op", "sync"}, {"fn", "item"}})),
+            "/steps/3: missing required field 'self'");
+  EXPECT_EQ(problemOf(syncCostPlan({{"op", "sync"}, {"fn", "synchronize"}, {"self", "s"}})),
+            "/steps/3/self: 'synchronize' takes no tensor");
+  EXPECT_EQ(problemOf(syncCostPlan({{"id", "v"}, {"op", "sync"}, {"fn", "item"}, {"self", "s"}})),
+            "/steps/3/id: sync 'item' produces no tensor to name");
+  json NotASync = syncCostPlan({{"id", "h"}, {"op", "move"}, {"fn", "cuda"}, {"self", "y"}});
+  EXPECT_EQ(problemOf(NotASync),
+            "/expect/step: 'sync-cost' needs step 3 to be a 'sync' step or a "
+            "move to the CPU, it is 'move'");
+  json NoWork = syncCostPlan({{"op", "sync"}, {"fn", "item"}, {"self", "s"}});
+  NoWork["expect"]["work"] = 3;
+  EXPECT_EQ(problemOf(NoWork), "/expect/work: the loop's work must start "
+                               "before the sync at step 3");
+  NoWork["expect"].erase("work");
+  EXPECT_EQ(problemOf(NoWork), "/expect: missing required field 'work'");
+  json Forever = syncCostPlan({{"op", "sync"}, {"fn", "item"}, {"self", "s"}});
+  Forever["expect"]["iterations"] = 0;
+  EXPECT_EQ(problemOf(Forever),
+            "/expect/iterations: must be between 1 and 1000000, got 0");
+}
 
 TEST(PlanValidator, RejectsANonObject) {
   EXPECT_EQ(problemOf(json::array()), "/: a plan must be a JSON object");

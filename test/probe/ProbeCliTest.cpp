@@ -93,7 +93,7 @@ TEST(ProbeCli, ReplaysADirectoryOnTheMetaStandIn) {
   EXPECT_TRUE(std::holds_alternative<plan::VerdictsDocument>(Parsed))
       << std::get<plan::ValidationError>(Parsed).str();
   auto V = verdictsByFileName(Report);
-  ASSERT_EQ(V.size(), 5u);
+  ASSERT_EQ(V.size(), 6u);
   EXPECT_EQ(V["add-cpu-accel.json"].at("verdict"), "confirmed");
   EXPECT_EQ(V["add-cpu-accel.json"].at("message"),
             "Expected all tensors to be on the same device, but found at "
@@ -105,10 +105,13 @@ TEST(ProbeCli, ReplaysADirectoryOnTheMetaStandIn) {
   EXPECT_EQ(V["scalar-0dim.json"].at("verdict"), "not-reproduced");
   EXPECT_EQ(V["cross-entropy-target.json"].at("verdict"), "inconclusive");
   EXPECT_EQ(V["discarded-to.json"].at("verdict"), "confirmed");
+  // Meta measures no device work: the cost of a sync needs a GPU.
+  EXPECT_EQ(V["sync-in-loop.json"].at("verdict"), "inconclusive");
+  EXPECT_FALSE(V["sync-in-loop.json"].contains("micros"));
   EXPECT_EQ(Report.at("summary"),
-            json({{"plans", 5}, {"confirmed", 3}, {"not-reproduced", 1},
-                  {"inconclusive", 1}, {"invalid", 0}}));
-  EXPECT_NE(R.Stderr.find("5 plans: 3 confirmed, 1 not-reproduced, 1 "
+            json({{"plans", 6}, {"confirmed", 3}, {"not-reproduced", 1},
+                  {"inconclusive", 2}, {"invalid", 0}}));
+  EXPECT_NE(R.Stderr.find("6 plans: 3 confirmed, 1 not-reproduced, 2 "
                           "inconclusive, 0 invalid on meta (stand-in)"),
             std::string::npos)
       << R.Stderr;
@@ -183,6 +186,9 @@ TEST(ProbeCli, GpuConfirmsWhatMetaCannot) {
   EXPECT_EQ(V["add-cpu-accel.json"].at("verdict"), "confirmed");
   EXPECT_EQ(V["scalar-0dim.json"].at("verdict"), "not-reproduced");
   EXPECT_EQ(V["discarded-to.json"].at("verdict"), "confirmed");
+  // The sync is timed on the GPU: decided, with its cost per iteration.
+  EXPECT_NE(V["sync-in-loop.json"].at("verdict"), "inconclusive");
+  EXPECT_TRUE(V["sync-in-loop.json"].contains("micros"));
 }
 
 } // namespace

@@ -25,7 +25,15 @@ struct Device {
   Device(DeviceType type, DeviceIndex index = -1);
   Device(const std::string &spec);
   DeviceType type() const;
+  bool is_cuda() const;
+  std::string str() const;
 };
+
+std::string DeviceTypeName(DeviceType d, bool lower_case = false);
+
+namespace cuda {
+void set_device(DeviceIndex device);
+} // namespace cuda
 
 template <typename T> class ArrayRef {
 public:
@@ -85,6 +93,8 @@ public:
   const Tensor &requires_grad_(bool value = true) const;
   template <typename T> T *data_ptr() const;
   template <typename T> T item() const;
+  Tensor cuda() const;
+  Tensor cpu() const;
   Tensor &operator+=(const Tensor &other);
 };
 
@@ -139,6 +149,7 @@ using Linear = std::shared_ptr<LinearImpl>;
 
 namespace cuda {
 bool is_available();
+void synchronize(int64_t device_index = -1);
 } // namespace cuda
 
 } // namespace torch

@@ -1,0 +1,225 @@
+//===--- SyncInLoopCheck.cpp - device-sync-in-loop -----------------------===//
+
+#include "SyncInLoopCheck.h"
+#include "api/HostTensors.h"
+#include "api/TorchApi.h"
+#include "api/TrainingApi.h"
+#include "flow/DeviceFlow.h"
+#include "plans/LiteralSizes.h"
+#include "plans/PlanBuilder.h"
+#include "plans/PlanRecorder.h"
+#include "utils/AstHelpers.h"
+#include "utils/Execution.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/AST/StmtCXX.h"
+
+using namespace clang::ast_matchers;
+
+namespace clang::tidy::torch_tidy {
+
+void SyncInLoopCheck::registerMatchers(MatchFinder *Finder) {
+  auto Own = unless(isExpansionInSystemHeader());
+  Finder->addMatcher(
+      cxxMemberCallExpr(callee(cxxMethodDecl(
+                            hasAnyName("item", "cpu", "to", "nonzero", "equal",
+                                       "allclose", "is_nonzero"),
+                            ofClass(api::tensorRecord()))),
+                        Own)
+          .bind("sync"),
+      this);
+  Finder->addMatcher(cxxOperatorCallExpr(hasOverloadedOperatorName("<<"),
+                                         hasArgument(1, hasType(api::tensorType())),
+                                         Own)
+                         .bind("sync"),
+                     this);
+  Finder->addMatcher(
+      callExpr(callee(functionDecl(hasAnyName(
+                   "::torch::cuda::synchronize", "::c10::cuda::device_synchronize",
+                   "::cudaDeviceSynchronize", "::cudaStreamSynchronize",
+                   "::at::nonzero", "::at::equal", "::at::allclose"))),
+               Own)
+          .bind("sync"),
+      this);
+}
+
+void SyncInLoopCheck::onStartOfTranslationUnit() {
+  flow::resetTranslationUnit();
+}
+
+void SyncInLoopCheck::onEndOfTranslationUnit() {
+  Origins.reset();
+  Calls.reset();
+  Reported.clear();
+}
+
+/// Whether running \p Root executes a loop whose iterations run a model step:
+/// \p Root then runs whole training or evaluation loops, e.g. once per epoch.
+/// A module's own loops (over its layers, in forward) are part of one step.
+static bool runsStepLoops(const Stmt &Root, ASTContext &Ctx) {
+  return !utils::forEachExecuted(Root, Ctx, [&](const Stmt &S, utils::CallChain) {
+    if (!isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S) || &S == &Root)
+      return true;
+    const auto *Method =
+        dyn_cast_or_null<CXXMethodDecl>(utils::enclosingFunction(S, Ctx));
+    if (Method && api::isModuleClass(Method->getParent()))
+      return true;
+    return utils::forEachExecuted(S, Ctx, [](const Stmt &Inner, utils::CallChain) {
+      const auto *Call = dyn_cast<CallExpr>(&Inner);
+      return !Call || !api::isModelStep(*Call);
+    });
+  });
+}
+
+/// Whether \p Sync, in an iteration of \p Loop, waits for device work: the
+/// nearest call before it that queues work or synchronises is work (or, when
+/// it comes first, the iteration ends with work). A second read right after
+/// another finds the queue drained already.
+static bool drainsWork(const Stmt &Loop, const Expr &Sync, ASTContext &Ctx) {
+  // Where a call runs in the iteration: the end of the call in the loop that
+  // leads to it, then its own end (a call ends after its operands); of two
+  // that end together (`std::cout << loss * 2`), the operand starts later.
+  struct Event {
+    SourceLocation Outer, Own, Start;
+    bool Work;
+  };
+  const SourceManager &SM = Ctx.getSourceManager();
+  auto Before = [&](const Event &A, const Event &B) {
+    if (A.Outer != B.Outer)
+      return SM.isBeforeInTranslationUnit(A.Outer, B.Outer);
+    if (A.Own != B.Own)
+      return SM.isBeforeInTranslationUnit(A.Own, B.Own);
+    return SM.isBeforeInTranslationUnit(B.Start, A.Start);
+  };
+  std::vector<Event> Events;
+  std::optional<Event> At;
+  for (const Stmt *Part : Loop.children()) {
+    if (!Part || !utils::isRepeatedPart(Loop, *Part))
+      continue;
+    utils::forEachExecuted(*Part, Ctx, [&](const Stmt &S, utils::CallChain Chain) {
+      const auto *Call = dyn_cast<CallExpr>(&S);
+      if (!Call)
+        return true;
+      Event Here{Chain.empty() ? Call->getEndLoc() : Chain.front()->getEndLoc(),
+                 Call->getEndLoc(), Call->getBeginLoc(), false};
+      if (Call == &Sync) {
+        if (!At)
+          At = Here;
+      } else if (api::hostSync(*Call)) {
+        Events.push_back(Here);
+      } else if (api::queuesDeviceWork(*Call)) {
+        Here.Work = true;
+        Events.push_back(Here);
+      }
+      return true;
+    });
+  }
+  if (!At)
+    return false;
+  const Event *Nearest = nullptr;
+  for (const Event &E : Events)
+    if (Before(E, *At) && (!Nearest || Before(*Nearest, E)))
+      Nearest = &E;
+  if (!Nearest) // first in the iteration: after the previous one's last call
+    for (const Event &E : Events)
+      if (!Nearest || Before(*Nearest, E))
+        Nearest = &E;
+  return Nearest && Nearest->Work;
+}
+
+void SyncInLoopCheck::check(const MatchFinder::MatchResult &Result) {
+  const auto *Sync = Result.Nodes.getNodeAs<Expr>("sync");
+  ASTContext &Ctx = *Result.Context;
+  std::optional<api::HostSync> What = api::hostSync(*Sync);
+  if (!What || Sync->getBeginLoc().isMacroID() || api::isInLibTorch(*Sync, Ctx) ||
+      Reported.contains(Sync->getExprLoc().getRawEncoding()) ||
+      !flow::namesAccelerator(Ctx))
+    return;
+  if (!Calls) {
+    Calls = std::make_unique<utils::CallSites>(Ctx);
+    Origins = std::make_unique<utils::ValueOrigins>(Ctx, *Calls);
+  }
+  if (What->Tensor && api::isOnTheCpu(*What->Tensor, *Origins))
+    return;
+  for (const utils::LoopContext &Loop :
+       utils::loopsRunning(*Sync, *Calls, Ctx)) {
+    if (Loop.Runs != utils::Recurrence::Every || runsStepLoops(*Loop.Loop, Ctx) ||
+        !drainsWork(*Loop.Loop, *Sync, Ctx))
+      continue;
+    Reported.insert(Sync->getExprLoc().getRawEncoding());
+    report(*Sync, Loop, Ctx);
+    return;
+  }
+}
+
+/// The loop with and without the sync on a GPU: its cost per iteration.
+static std::optional<nlohmann::json> syncPlan(llvm::StringRef Check,
+                                              const api::HostSync &Sync) {
+  plans::PlanBuilder Plan;
+  bool Prints = Sync.What == api::HostSync::Print;
+  std::optional<std::vector<int64_t>> Sizes;
+  if (Sync.Tensor)
+    Sizes = plans::literalSizes(Sync.Tensor);
+  std::string X = Plan.factory(
+      {"accel", Prints ? std::vector<int64_t>{8}
+                       : Sizes.value_or(std::vector<int64_t>{1024})});
+  unsigned Work = Plan.lastStep() + 1;
+  std::string Y = Plan.call("mul", {X, X});
+  switch (Sync.What) {
+  case api::HostSync::Item:
+    Plan.sync("item", Plan.call("sum", {Y}));
+    break;
+  case api::HostSync::ToCpu:
+    if (Sync.Name == "cpu")
+      Plan.move(Y, "cpu", "", /*Keep=*/true);
+    else
+      Plan.move(Y, "to", "cpu", /*Keep=*/true);
+    break;
+  case api::HostSync::Synchronize:
+    Plan.sync("synchronize", "");
+    break;
+  case api::HostSync::Print:
+    Plan.sync("print", Y);
+    break;
+  case api::HostSync::Nonzero:
+    Plan.sync("nonzero", Y);
+    break;
+  case api::HostSync::Compare:
+    return std::nullopt;
+  }
+  Plan.expect({{"kind", "sync-cost"},
+               {"step", Plan.lastStep()},
+               {"work", Work},
+               {"iterations", 100},
+               {"min_micros", 1}});
+  return Plan.finish(Check, "a loop of device work with and without the "
+                            "synchronisation: its cost per iteration");
+}
+
+void SyncInLoopCheck::report(const Expr &Sync, const utils::LoopContext &Loop,
+                             ASTContext &Ctx) {
+  api::HostSync What = *api::hostSync(Sync);
+  bool Explicit = What.What == api::HostSync::Synchronize;
+  diag(Sync.getExprLoc(),
+       "'%0' makes the host wait for the device on every iteration of this "
+       "loop: one device-host synchronisation per step, during which the GPU "
+       "queue drains (a performance cost, not an error); %select{read the "
+       "value every k steps or once after the loop|synchronise once after the "
+       "loop}1")
+      << What.Name << Explicit << Sync.getSourceRange();
+  for (const CallExpr *Call : Loop.Chain) {
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    bool IsLambda = isa<CXXMethodDecl>(Callee) &&
+                    cast<CXXMethodDecl>(Callee)->getParent()->isLambda();
+    diag(Call->getExprLoc(), "%select{'%1'|the lambda}0 runs it, called on "
+                             "every iteration of the loop",
+         DiagnosticIDs::Note)
+        << IsLambda << Callee->getNameAsString();
+  }
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (std::optional<nlohmann::json> Plan = syncPlan(getID(), What))
+    plans::recordPlan(getID(), Sync.getExprLoc(), SM, std::move(*Plan));
+  else
+    plans::recordNotReplayable(getID(), Sync.getExprLoc(), SM);
+}
+
+} // namespace clang::tidy::torch_tidy
