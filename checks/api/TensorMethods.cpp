@@ -46,14 +46,35 @@ bool isFullReduction(const CallExpr &Call) {
   });
 }
 
+/// Whether \p E holds an integer index: an integral expression, directly or
+/// as what a `TensorIndex` of an `index({...})` list is built from.
+static bool holdsIntegerIndex(const Expr *E) {
+  E = E->IgnoreImplicit();
+  if (E->getType()->isIntegralOrEnumerationType())
+    return true;
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(E))
+    return llvm::any_of(Construct->arguments(), holdsIntegerIndex);
+  if (const auto *List = dyn_cast<InitListExpr>(E))
+    return llvm::any_of(List->inits(), holdsIntegerIndex);
+  if (const auto *StdList = dyn_cast<CXXStdInitializerListExpr>(E))
+    return holdsIntegerIndex(StdList->getSubExpr());
+  if (const auto *Temporary = dyn_cast<MaterializeTemporaryExpr>(E))
+    return holdsIntegerIndex(Temporary->getSubExpr());
+  return false;
+}
+
 bool mayDropToZeroDim(const CallExpr &Call) {
   const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Call.getDirectCallee());
   if (!Method ||
-      !isTensorType(QualType(Method->getParent()->getTypeForDecl(), 0)))
+      !isTensorType(QualType(Method->getParent()->getTypeForDecl(), 0)) ||
+      !(Method->getOverloadedOperator() == OO_Subscript ||
+        isNamed(Method, {"select", "index"})))
     return false;
-  if (Method->getOverloadedOperator() == OO_Subscript)
-    return true;
-  return isNamed(Method, {"select", "index"});
+  // `x[mask]`, `x.index({idx, Slice()})` keep their dimensions.
+  return llvm::any_of(Call.arguments(), [&](const Expr *Arg) {
+    return Arg != (isa<CXXOperatorCallExpr>(Call) ? Call.getArg(0) : nullptr) &&
+           holdsIntegerIndex(Arg);
+  });
 }
 
 bool isFromBlob(const FunctionDecl *Fn) {

@@ -22,7 +22,8 @@ TensorMove tensorMoveOf(const CXXMethodDecl *Method);
 /// argument; its result is 0-dim.
 bool isFullReduction(const CallExpr &Call);
 
-/// Indexing that drops a dimension: `x[i]`, `x.select(d, i)`, `x.index({i})`.
+/// Indexing that drops a dimension: `x[i]`, `x.select(d, i)`, `x.index({i})`
+/// with an integer `i` (not `x[mask]`, `x.index({idx, Slice()})`).
 /// Without the shapes, the result may be 0-dim (a scalar beside device
 /// tensors is fine): the dataflow takes it for one.
 bool mayDropToZeroDim(const CallExpr &Call);
