@@ -34,13 +34,25 @@ TensorMove tensorMoveOf(const CXXMethodDecl *Method) {
   return TensorMove::None;
 }
 
+/// `x.quantile(0.9)`: a scalar q and no dim reduce every element.
+static bool isScalarQuantile(const CallExpr &Call) {
+  const auto *Member = dyn_cast<CXXMemberCallExpr>(&Call);
+  if (!Member || !isNamed(Member->getMethodDecl(), {"quantile", "nanquantile"}) ||
+      Call.getNumArgs() == 0 ||
+      !Call.getArg(0)->IgnoreImplicit()->getType()->isRealFloatingType())
+    return false;
+  return llvm::all_of(llvm::drop_begin(Call.arguments()), [](const Expr *Arg) {
+    return isa<CXXDefaultArgExpr>(Arg);
+  });
+}
+
 bool isFullReduction(const CallExpr &Call) {
   const auto *Member = dyn_cast<CXXMemberCallExpr>(&Call);
   if (!Member || !isTensorMethod(Member->getMethodDecl()) ||
       !isNamed(Member->getMethodDecl(),
                {"sum", "mean", "max", "min", "prod", "norm", "all", "any",
                 "std", "var", "amax", "amin", "logsumexp", "nansum"}))
-    return false;
+    return isScalarQuantile(Call);
   return llvm::none_of(Call.arguments(), [](const Expr *Arg) {
     return !isa<CXXDefaultArgExpr>(Arg);
   });

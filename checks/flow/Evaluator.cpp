@@ -111,6 +111,10 @@ TensorValue Evaluator::member(const MemberExpr &Member) {
     auto It = Current.Tensors.find(Field);
     if (It != Current.Tensors.end())
       return It->second;
+    // Other fields known one by one, this one not: it is not their join.
+    auto Next = Current.Tensors.upper_bound(Location(Field.Base));
+    if (Next != Current.Tensors.end() && Next->first.Base == Field.Base)
+      return TensorValue::unknown();
   }
   // `pair.first`, `result.logits` of a returned struct: the join of the
   // elements.
@@ -194,8 +198,10 @@ TensorValue Evaluator::methodCall(const CXXMemberCallExpr &Call) {
   const Expr *Object = Call.getImplicitObjectArgument();
   if (!Method || !isTensorValued(Call.getType()))
     return TensorValue::unknown();
-  // `v.at(i)`, `v.front()`, `dict.values()` of a container of tensors.
-  if (api::holdsTensors(Object->getType()))
+  // `v.at(i)`, `v.front()`, `dict.values()` of a container of tensors (a
+  // method of the user's own struct, `batch.to(d)`, is analysed as a call).
+  if (api::holdsTensors(Object->getType()) &&
+      (Method->isInStdNamespace() || api::isLibTorchInternal(Method)))
     return tensor(Object);
   // `model->parameters()` of a module moved to an accelerator.
   if (api::isParameterAccessor(Method))

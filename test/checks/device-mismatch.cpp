@@ -72,6 +72,9 @@ void indexedRows(torch::Device device, torch::Tensor table, torch::Tensor idx) {
   auto n1 = rows - first;
   auto n2 = rows - rows.cpu().select(0, 1);
   auto n3 = rows - rows.cpu().index({0});
+  // A quantile of every element is 0-dim.
+  auto threshold = rows.norm(2, 1).quantile(0.9).cpu();
+  auto n4 = rows.norm(2, 1) < threshold;
 }
 
 void fromString(const std::string &flag, torch::Tensor x) {
