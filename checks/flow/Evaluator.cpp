@@ -201,7 +201,8 @@ TensorValue Evaluator::methodCall(const CXXMemberCallExpr &Call) {
   // `v.at(i)`, `v.front()`, `dict.values()` of a container of tensors (a
   // method of the user's own struct, `batch.to(d)`, is analysed as a call).
   if (api::holdsTensors(Object->getType()) &&
-      (Method->isInStdNamespace() || api::isLibTorchInternal(Method)))
+      (Method->getParent()->isInStdNamespace() ||
+       api::isLibTorchInternal(Method)))
     return tensor(Object);
   // `model->parameters()` of a module moved to an accelerator.
   if (api::isParameterAccessor(Method))

@@ -95,3 +95,21 @@ int main() {
   MetricSums sums;
   train(device, meter, sums);
 }
+
+// Negative: a module that overrides to() and moves its own member there.
+struct GridHead : torch::nn::Module {
+  GridHead() : fc(register_module("fc", torch::nn::Linear(4, 4))) {}
+  void to(torch::Device device, bool non_blocking = false) override {
+    torch::nn::Module::to(device, non_blocking);
+    grid_ = grid_.to(device);
+  }
+  torch::Tensor forward(const torch::Tensor &x) { return fc(x) + grid_; }
+  torch::nn::Linear fc;
+  torch::Tensor grid_ = torch::linspace(0, 1, 4);
+};
+
+void gridHead(torch::Device device) {
+  auto head = std::make_shared<GridHead>();
+  head->to(device);
+  auto y = head->forward(torch::randn({2, 4}, torch::device(device)));
+}

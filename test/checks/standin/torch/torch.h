@@ -93,8 +93,6 @@ public:
   const Tensor &requires_grad_(bool value = true) const;
   template <typename T> T *data_ptr() const;
   template <typename T> T item() const;
-  Tensor cuda() const;
-  Tensor cpu() const;
   Tensor &operator+=(const Tensor &other);
 };
 
