@@ -1,9 +1,9 @@
 //===--- Solver.cpp - A worklist fixpoint over a function's CFG -----------===//
 
 #include "Solver.h"
-#include "clang/Analysis/Analyses/CFGReachabilityAnalysis.h"
 #include "clang/Analysis/Analyses/PostOrderCFGView.h"
 #include "clang/Analysis/FlowSensitive/DataflowWorklist.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace clang::tidy::torch_tidy::flow {
 
@@ -20,6 +20,26 @@ static bool propagate(SolverResult &Result, const CFGBlock &Succ,
   return true;
 }
 
+/// The blocks of the natural loop(s) headed by \p Head: those that reach a
+/// back edge's source without passing through \p Head. (Reaching the head
+/// is not enough: in a nested loop the inner loop's exit reaches it too,
+/// through the outer loop.)
+static llvm::DenseSet<const CFGBlock *>
+loopBody(const CFGBlock &Head, llvm::ArrayRef<const CFGBlock *> BackEdgeSources) {
+  llvm::DenseSet<const CFGBlock *> Body = {&Head};
+  llvm::SmallVector<const CFGBlock *, 16> Work(BackEdgeSources.begin(),
+                                               BackEdgeSources.end());
+  while (!Work.empty()) {
+    const CFGBlock *Block = Work.pop_back_val();
+    if (!Body.insert(Block).second)
+      continue;
+    for (const CFGBlock *Pred : Block->preds())
+      if (Pred)
+        Work.push_back(Pred);
+  }
+  return Body;
+}
+
 SolverResult firstIteration(const CFG &Graph, const State &Entry,
                             BlockTransfer Transfer) {
   SolverResult Result;
@@ -30,7 +50,6 @@ SolverResult firstIteration(const CFG &Graph, const State &Entry,
   llvm::DenseMap<const CFGBlock *, unsigned> Position;
   for (const CFGBlock *Block : Order)
     Position.try_emplace(Block, Position.size());
-  CFGReverseBlockReachabilityAnalysis Reachability(Graph);
   for (const CFGBlock *Block : Order) {
     auto It = Result.Entry.find(Block);
     if (It == Result.Entry.end())
@@ -42,12 +61,16 @@ SolverResult firstIteration(const CFG &Graph, const State &Entry,
     // An edge to a block earlier in the order is a loop's back edge: it
     // waits for the fixpoint. So does the exit of a loop: past it, the
     // first iteration is the run where the loop does not run at all.
-    bool LoopHead = llvm::any_of(Block->preds(), [&](const CFGBlock *Pred) {
-      return Pred && Position.lookup(Pred) >= Here;
-    });
+    llvm::SmallVector<const CFGBlock *, 2> BackEdgeSources;
+    for (const CFGBlock *Pred : Block->preds())
+      if (Pred && Position.lookup(Pred) >= Here)
+        BackEdgeSources.push_back(Pred);
+    llvm::DenseSet<const CFGBlock *> Body;
+    if (!BackEdgeSources.empty())
+      Body = loopBody(*Block, BackEdgeSources);
     for (const CFGBlock *Succ : Block->succs())
       if (Succ && Position.lookup(Succ) > Here &&
-          (!LoopHead || Reachability.isReachable(Succ, Block)))
+          (BackEdgeSources.empty() || Body.contains(Succ)))
         propagate(Result, *Succ, Current);
   }
   return Result;

@@ -61,3 +61,19 @@ void batchStep(torch::Device device) {
   Batch b = host.to(device);
   auto loss = torch::cross_entropy_loss(net->forward(b.x), b.y);
 }
+
+// Elements replaced through a reference, in a loop nested in the step loop:
+// past the inner loop, the vector is not what it was before it.
+void movedByReference(torch::Device device) {
+  torch::nn::Linear net(8, 1);
+  net->to(device);
+  for (int step = 0; step < 3; ++step) {
+    auto y = net->forward(torch::randn({4, 8}).to(device));
+    std::vector<torch::Tensor> w{torch::full({1}, 1.0), torch::full({1}, 0.5)};
+    for (auto &t : w)
+      t = t.to(device);
+    auto loss = torch::zeros({}, y.options());
+    for (size_t l = 0; l < w.size(); ++l)
+      loss = loss + w[l] * torch::mse_loss(y, torch::zeros_like(y));
+  }
+}
