@@ -12,8 +12,8 @@
 #include "CheckRunner.h"
 #include "CompileDatabase.h"
 #include "Configuration.h"
-#include "CrossFile.h"
 #include "Confirmation.h"
+#include "CrossFile.h"
 #include "Finding.h"
 #include "FixApplier.h"
 #include "CrashReport.h"
@@ -538,7 +538,8 @@ static int runWorker(const OptionsFactory &Options,
   SourceIndex Index;
   LocalAnalysis Result =
       analyzeHere(Options, Database, WorkerFile, Index, WorkerPch);
-  if (llvm::Error Err = writeWorkerOutput(WorkerOutput, Result.Findings, Result.CrossFile))
+  if (llvm::Error Err =
+          writeWorkerOutput(WorkerOutput, Result.Findings, Result.CrossFile))
     return fail(llvm::toString(std::move(Err)));
   bool UsedSharedPch = !WorkerPch.empty() && !Result.Run.ReadThroughPch.empty();
   if (!WorkerInputs.empty())

@@ -157,7 +157,8 @@ void ProjectRun::analyse(FileState &State, const std::string &Pch) {
     ++Count.Crashed;
     return;
   }
-  State.Findings = readWorkerOutput(State.File, Run.Output, Index, State.CrossFile);
+  State.Findings =
+      readWorkerOutput(State.File, Run.Output, Index, State.CrossFile);
   // Compiler errors may come from a header that is missing now and found
   // later: such an analysis is not kept.
   bool Clean = llvm::none_of(State.Findings, [](const Finding &F) {
