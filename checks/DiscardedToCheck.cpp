@@ -76,7 +76,7 @@ void DiscardedToCheck::check(const MatchFinder::MatchResult &Result) {
   if (!Body)
     return;
   if (const Expr *Use =
-          utils::firstReferenceAfter(*Object, *Body, Call->getEndLoc(), Ctx))
+          utils::firstReferenceAfter(*Object, *Body, *Call, Ctx))
     diag(Use->getBeginLoc(), "'%0' is used here, still where it was before "
                              "the discarded '%1'",
          DiagnosticIDs::Note)

@@ -1,6 +1,7 @@
 //===--- FromBlobCheck.cpp - device-from-blob -----------------------------===//
 
 #include "FromBlobCheck.h"
+#include "api/TensorMethods.h"
 #include "api/TorchApi.h"
 #include "utils/AstHelpers.h"
 #include "clang/AST/ExprCXX.h"
@@ -94,17 +95,16 @@ private:
     const CXXMethodDecl *Method = Call.getMethodDecl();
     if (!Method)
       return {};
-    if (api::isRawAccess(Method))
-      for (const flow::PointerTake &Take : Facts.PointerTakes)
-        if (Take.Call == &Call) {
-          if (Take.Tensor.Device == Place::Cpu)
-            return {Place::Cpu, false, "a CPU tensor's memory"};
-          if (Take.Tensor.Device == Place::Accelerator)
-            return {Place::Accelerator, Take.Tensor.MaybeAccelerator,
-                    "the memory of a tensor on " +
-                        flow::describeDevice(Take.Tensor, Ctx)};
-          return {};
-        }
+    if (api::isRawAccess(Method)) {
+      flow::TensorValue Tensor =
+          Facts.deviceOf(*Call.getImplicitObjectArgument());
+      if (Tensor.Device == Place::Cpu)
+        return {Place::Cpu, false, "a CPU tensor's memory"};
+      if (Tensor.Device == Place::Accelerator)
+        return {Place::Accelerator, Tensor.MaybeAccelerator,
+                "the memory of a tensor on " + flow::describeDevice(Tensor, Ctx)};
+      return {};
+    }
     if (Method->getName() == "data")
       return ofContainer(Call.getImplicitObjectArgument()->getType());
     return {};
@@ -167,31 +167,32 @@ private:
 } // namespace
 
 void FromBlobCheck::report(const flow::FunctionFacts &Facts, ASTContext &Ctx) {
-  for (const flow::BlobWrap &Wrap : Facts.BlobWraps) {
-    if (Wrap.Call->getNumArgs() == 0 || Wrap.Call->getBeginLoc().isMacroID() ||
-        Reported.count(Wrap.Call))
+  for (const Expr *E : nodesIn(Facts, callExpr().bind("node"), Ctx)) {
+    const auto *Call = cast<CallExpr>(E);
+    if (!api::isFromBlob(Call->getDirectCallee()) || Call->getNumArgs() == 0 ||
+        Call->getBeginLoc().isMacroID() || Reported.count(Call))
       continue;
-    const Stmt *Body = utils::enclosingFunctionBody(*Wrap.Call, Ctx);
-    if (!Body)
-      continue;
-    Memory Origin = MemoryOrigin(Facts, *Body, Ctx).of(Wrap.Call->getArg(0));
-    Place Options = Wrap.Options.Device;
-    if (Origin.Where == Place::Cpu && Options == Place::Accelerator) {
-      diag(Wrap.Call->getBeginLoc(),
+    const Stmt *Body = Facts.Function->getBody();
+    Memory Origin = MemoryOrigin(Facts, *Body, Ctx).of(Call->getArg(0));
+    // The device the options name; the CPU when they name none.
+    flow::TensorValue Wrapped = Facts.deviceOf(*Call);
+    if (Origin.Where == Place::Cpu && Wrapped.Device == Place::Accelerator) {
+      finding(Call->getBeginLoc(),
            "'from_blob' wraps %0 as a tensor on %1: it trusts the options' "
            "device, so GPU kernels would read host memory as device memory; "
            "wrap it on the CPU and move the tensor with '.to()'")
-          << Origin.What << flow::describeDevice(Wrap.Options, Ctx)
-          << Wrap.Call->getSourceRange();
-      Reported.insert(Wrap.Call);
+          << Origin.What << flow::describeDevice(Wrapped, Ctx)
+          << Call->getSourceRange();
+      Reported.insert(Call);
       noteCallChain(Facts, Ctx);
-    } else if (Origin.Where == Place::Accelerator && Options == Place::Cpu) {
-      diag(Wrap.Call->getBeginLoc(),
+    } else if (Origin.Where == Place::Accelerator &&
+               Wrapped.Device == Place::Cpu) {
+      finding(Call->getBeginLoc(),
            "'from_blob' wraps %0 without a device: LibTorch takes it for CPU "
            "memory and the host reads device memory%select{| when that device "
            "is a GPU}1; pass the device in the options")
-          << Origin.What << Origin.Maybe << Wrap.Call->getSourceRange();
-      Reported.insert(Wrap.Call);
+          << Origin.What << Origin.Maybe << Call->getSourceRange();
+      Reported.insert(Call);
       noteCallChain(Facts, Ctx);
     }
   }

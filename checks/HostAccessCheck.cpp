@@ -1,6 +1,7 @@
 //===--- HostAccessCheck.cpp - device-host-access -------------------------===//
 
 #include "HostAccessCheck.h"
+#include "api/TensorMethods.h"
 #include "plans/PlanBuilder.h"
 #include "plans/PlanRecorder.h"
 #include "plans/ReplayedOperation.h"
@@ -14,8 +15,6 @@
 using namespace clang::ast_matchers;
 
 namespace clang::tidy::torch_tidy {
-
-using flow::PointerTake;
 
 namespace {
 
@@ -131,9 +130,33 @@ nlohmann::json temporaryPlan(llvm::StringRef Check,
 
 } // namespace
 
+/// The raw views of \p Facts' function.
+std::vector<HostAccessCheck::PointerTake>
+HostAccessCheck::pointerTakes(const flow::FunctionFacts &Facts, ASTContext &Ctx) {
+  std::vector<PointerTake> Out;
+  for (const Expr *E : flow::FlowCheck::nodesIn(
+           Facts, cxxMemberCallExpr().bind("node"), Ctx)) {
+    const auto *Call = cast<CXXMemberCallExpr>(E);
+    if (!api::isRawAccess(Call->getMethodDecl()))
+      continue;
+    const Expr *Object = Call->getImplicitObjectArgument();
+    PointerTake Take{Call, Facts.deviceOf(*Object)};
+    if (const auto *Copy =
+            dyn_cast<CXXMemberCallExpr>(utils::ignoreTemporaries(Object));
+        Copy && api::isTensorType(Copy->getImplicitObjectArgument()->getType()) &&
+        llvm::is_contained({api::TensorMove::Cpu, api::TensorMove::To},
+                           api::tensorMoveOf(Copy->getMethodDecl()))) {
+      Take.Temporary = Copy;
+      Take.Copied = Facts.deviceOf(*Copy->getImplicitObjectArgument());
+    }
+    Out.push_back(Take);
+  }
+  return Out;
+}
+
 void HostAccessCheck::report(const flow::FunctionFacts &Facts,
                              ASTContext &Ctx) {
-  for (const PointerTake &Take : Facts.PointerTakes) {
+  for (const PointerTake &Take : pointerTakes(Facts, Ctx)) {
     if (Take.Call->getBeginLoc().isMacroID() || Reported.count(Take.Call))
       continue;
     const Stmt *Body = utils::enclosingFunctionBody(*Take.Call, Ctx);
@@ -144,7 +167,7 @@ void HostAccessCheck::report(const flow::FunctionFacts &Facts,
           Take.Copied.Device == flow::Place::Cpu || !Pointer || !Body)
         continue;
       if (const Expr *Use = utils::firstReferenceAfter(
-              *Pointer, *Body, Take.Call->getEndLoc(), Ctx))
+              *Pointer, *Body, *Take.Call, Ctx))
         reportTemporary(Take, Use, Facts, Ctx);
       continue;
     }
@@ -161,7 +184,7 @@ void HostAccessCheck::report(const flow::FunctionFacts &Facts,
     if (!Pointer || !Body)
       continue;
     for (const Expr *Use :
-         utils::referencesAfter(*Pointer, *Body, Take.Call->getEndLoc(), Ctx))
+         utils::referencesAfter(*Pointer, *Body, *Take.Call, Ctx))
       if (const Expr *Read = hostReadAt(*Use, Ctx)) {
         reportDeviceRead(Take, Read, Facts, Ctx);
         break;
@@ -175,7 +198,7 @@ void HostAccessCheck::reportDeviceRead(const PointerTake &Take,
                                        ASTContext &Ctx) {
   Reported.insert(Take.Call);
   llvm::StringRef Method = Take.Call->getMethodDecl()->getName();
-  diag(Take.Call->getBeginLoc(),
+  finding(Take.Call->getBeginLoc(),
        "'%0' gives the memory of %1, which may be on %2: the host cannot "
        "read device memory (a crash or garbage); copy it to the CPU first "
        "('.cpu()') or use item() for one value")
@@ -192,12 +215,13 @@ void HostAccessCheck::reportDeviceRead(const PointerTake &Take,
 
 /// `auto x_cpu = x.cpu();` before the statement, and `x_cpu` instead of the
 /// temporary.
-static std::vector<FixItHint> bindCopy(const PointerTake &Take,
+static std::vector<FixItHint> bindCopy(const CXXMemberCallExpr &Call,
+                                       const CXXMemberCallExpr &Temporary,
                                        ASTContext &Ctx) {
-  const Expr *Source = Take.Temporary->getImplicitObjectArgument();
+  const Expr *Source = Temporary.getImplicitObjectArgument();
   const ValueDecl *Named = utils::namedObject(*Source);
-  const Stmt *Statement = statementOf(*Take.Call, Ctx);
-  auto Copy = utils::sourceText(*Take.Temporary, Ctx);
+  const Stmt *Statement = statementOf(Call, Ctx);
+  auto Copy = utils::sourceText(Temporary, Ctx);
   if (!Named || !Statement || !Copy || Statement->getBeginLoc().isMacroID())
     return {};
   const SourceManager &SM = Ctx.getSourceManager();
@@ -206,7 +230,7 @@ static std::vector<FixItHint> bindCopy(const PointerTake &Take,
   std::string Name = Named->getName().str() + "_cpu";
   return {FixItHint::CreateInsertion(
               Begin, "auto " + Name + " = " + *Copy + ";\n" + Line.str()),
-          FixItHint::CreateReplacement(Take.Temporary->getSourceRange(), Name)};
+          FixItHint::CreateReplacement(Temporary.getSourceRange(), Name)};
 }
 
 void HostAccessCheck::reportTemporary(const PointerTake &Take,
@@ -215,7 +239,7 @@ void HostAccessCheck::reportTemporary(const PointerTake &Take,
                                       ASTContext &Ctx) {
   Reported.insert(Take.Call);
   {
-    auto Diag = diag(Take.Call->getBeginLoc(),
+    auto Diag = finding(Take.Call->getBeginLoc(),
                      "pointer into a temporary copy: when %0 is on a GPU, "
                      "%1 is a new tensor freed at the end of the statement, "
                      "and the pointer dangles (on the CPU it returns the "
@@ -223,7 +247,7 @@ void HostAccessCheck::reportTemporary(const PointerTake &Take,
                      "copy in a variable")
                 << quoted(Take.Temporary->getImplicitObjectArgument(), Ctx)
                 << quoted(Take.Temporary, Ctx) << Take.Call->getSourceRange();
-    for (const FixItHint &Fix : bindCopy(Take, Ctx))
+    for (const FixItHint &Fix : bindCopy(*Take.Call, *Take.Temporary, Ctx))
       Diag << Fix;
   }
   diag(Use->getBeginLoc(), "the pointer is used here, after the copy is freed",

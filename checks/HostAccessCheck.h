@@ -16,10 +16,22 @@ public:
   using FlowCheck::FlowCheck;
 
 private:
+  /// `x.data_ptr<T>()`, `x.data<T>()`, `x.accessor<T, N>()`: a raw view of a
+  /// tensor's memory, with what is known of the tensor; for a pointer into
+  /// a temporary copy (`x.cpu().data_ptr<T>()`), the copy and what it copies.
+  struct PointerTake {
+    const CXXMemberCallExpr *Call;
+    flow::TensorValue Tensor;
+    const CXXMemberCallExpr *Temporary = nullptr;
+    flow::TensorValue Copied;
+  };
+  static std::vector<PointerTake> pointerTakes(const flow::FunctionFacts &Facts,
+                                               ASTContext &Ctx);
+
   void report(const flow::FunctionFacts &Facts, ASTContext &Ctx) override;
-  void reportDeviceRead(const flow::PointerTake &Take, const Expr *Read,
+  void reportDeviceRead(const PointerTake &Take, const Expr *Read,
                         const flow::FunctionFacts &Facts, ASTContext &Ctx);
-  void reportTemporary(const flow::PointerTake &Take, const Expr *Use,
+  void reportTemporary(const PointerTake &Take, const Expr *Use,
                        const flow::FunctionFacts &Facts, ASTContext &Ctx);
 };
 

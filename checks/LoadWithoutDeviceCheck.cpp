@@ -2,7 +2,7 @@
 
 #include "LoadWithoutDeviceCheck.h"
 #include "api/TorchApi.h"
-#include "flow/DeviceFlow.h"
+#include "flow/TranslationUnitAnalysis.h"
 #include "utils/AstHelpers.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
@@ -12,7 +12,7 @@ using namespace clang::ast_matchers;
 namespace clang::tidy::torch_tidy {
 
 void LoadWithoutDeviceCheck::onStartOfTranslationUnit() {
-  flow::resetTranslationUnit();
+  flow::TranslationUnitAnalysis::reset();
 }
 
 void LoadWithoutDeviceCheck::registerMatchers(MatchFinder *Finder) {
@@ -96,10 +96,10 @@ void LoadWithoutDeviceCheck::check(const MatchFinder::MatchResult &Result) {
       Module ? moveBefore(*Module, *Call, Ctx) : nullptr;
   std::optional<std::string> MovedTo =
       Move ? utils::sourceText(*Move->getArg(0), Ctx) : std::nullopt;
-  auto Devices = utils::devicesInScope(*Call, Ctx);
+  auto Devices = api::devicesInScope(*Call, Ctx);
   // A file that names no accelerator, loading where no device other than the
   // CPU is at hand: nothing says the program ever uses another device.
-  if (!flow::namesAccelerator(Ctx) &&
+  if (!flow::TranslationUnitAnalysis::of(Ctx).namesAccelerator() &&
       llvm::all_of(Devices, [](const ValueDecl *D) { return isCpuLocal(*D); }))
     return;
   {

@@ -75,7 +75,7 @@ void LoopCopyToCheck::check(const MatchFinder::MatchResult &Result) {
   if (Assign->getBeginLoc().isMacroID())
     return;
   // A copy that is read after the move is a deliberate local, not a bug.
-  if (utils::firstReferenceAfter(*Var, *Loop->getBody(), Assign->getEndLoc(),
+  if (utils::firstReferenceAfter(*Var, *Loop->getBody(), *Assign,
                                  Ctx))
     return;
 

@@ -4,7 +4,7 @@
 #include "api/HostTensors.h"
 #include "api/TorchApi.h"
 #include "api/TrainingApi.h"
-#include "flow/DeviceFlow.h"
+#include "flow/TranslationUnitAnalysis.h"
 #include "plans/LiteralSizes.h"
 #include "plans/PlanBuilder.h"
 #include "plans/PlanRecorder.h"
@@ -43,7 +43,7 @@ void SyncInLoopCheck::registerMatchers(MatchFinder *Finder) {
 }
 
 void SyncInLoopCheck::onStartOfTranslationUnit() {
-  flow::resetTranslationUnit();
+  flow::TranslationUnitAnalysis::reset();
 }
 
 void SyncInLoopCheck::onEndOfTranslationUnit() {
@@ -132,7 +132,7 @@ void SyncInLoopCheck::check(const MatchFinder::MatchResult &Result) {
   std::optional<api::HostSync> What = api::hostSync(*Sync);
   if (!What || Sync->getBeginLoc().isMacroID() || api::isInLibTorch(*Sync, Ctx) ||
       Reported.contains(Sync->getExprLoc().getRawEncoding()) ||
-      !flow::namesAccelerator(Ctx))
+      !flow::TranslationUnitAnalysis::of(Ctx).namesAccelerator())
     return;
   if (!Calls) {
     Calls = std::make_unique<utils::CallSites>(Ctx);

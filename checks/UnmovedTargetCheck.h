@@ -11,6 +11,8 @@ namespace clang::tidy::torch_tidy {
 class UnmovedTargetCheck : public flow::FlowCheck {
 public:
   using FlowCheck::FlowCheck;
+  /// A loss or metric meeting a CPU tensor that came from a batch.
+  static bool owns(const flow::Meeting &M);
 
 private:
   void report(const flow::FunctionFacts &Facts, ASTContext &Ctx) override;

@@ -13,6 +13,7 @@
 #include "CompileDatabase.h"
 #include "Configuration.h"
 #include "Confirmation.h"
+#include "CrossFile.h"
 #include "Finding.h"
 #include "FixApplier.h"
 #include "CrashReport.h"
@@ -237,11 +238,14 @@ namespace {
 /// What analysing one file in this process found and read.
 struct LocalAnalysis {
   std::vector<Finding> Findings;
+  /// What it leaves for the other files.
+  CrossFileFacts CrossFile;
   CheckRun Run;
 };
 
 /// Runs clang-tidy's engine on \p File in this process, from \p SharedPch
-/// when it is given and can be loaded.
+/// when it is given and can be loaded; sets apart the findings another file
+/// decides.
 LocalAnalysis analyzeHere(const OptionsFactory &Options,
                           const tooling::CompilationDatabase &Database,
                           const std::string &File, SourceIndex &Index,
@@ -249,7 +253,9 @@ LocalAnalysis analyzeHere(const OptionsFactory &Options,
   llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS(
       new llvm::vfs::OverlayFileSystem(llvm::vfs::createPhysicalFileSystem()));
   ClangTidyContext Context(Options.create(FS));
-  PlanCollector Plans; // the checks' recorder while this file is analysed
+  // The checks' recorders while this file is analysed.
+  PlanCollector Plans;
+  CrossFileCollector CrossFileRecorder;
   CheckRunOptions RunOptions;
   RunOptions.FixNotes = FixNotes;
   RunOptions.SharedPch = SharedPch;
@@ -260,6 +266,7 @@ LocalAnalysis analyzeHere(const OptionsFactory &Options,
   for (const ClangTidyError &Error : Result.Run.Errors)
     Result.Findings.push_back(toFinding(Error, Index));
   Plans.attachTo(Result.Findings);
+  Result.CrossFile = CrossFileRecorder.take(Result.Findings, File, Index);
   return Result;
 }
 
@@ -531,7 +538,8 @@ static int runWorker(const OptionsFactory &Options,
   SourceIndex Index;
   LocalAnalysis Result =
       analyzeHere(Options, Database, WorkerFile, Index, WorkerPch);
-  if (llvm::Error Err = writeWorkerOutput(WorkerOutput, Result.Findings))
+  if (llvm::Error Err =
+          writeWorkerOutput(WorkerOutput, Result.Findings, Result.CrossFile))
     return fail(llvm::toString(std::move(Err)));
   bool UsedSharedPch = !WorkerPch.empty() && !Result.Run.ReadThroughPch.empty();
   if (!WorkerInputs.empty())

@@ -6,11 +6,11 @@ namespace torch_tidy {
 
 using nlohmann::json;
 
-static json spanToWire(const Span &S) {
+json spanToWire(const Span &S) {
   return {S.File, S.Offset, S.Length, S.Line, S.Column, S.EndLine, S.EndColumn};
 }
 
-static Span spanFromWire(const json &J) {
+Span spanFromWire(const json &J) {
   Span S;
   S.File = J.at(0).get<std::string>();
   S.Offset = J.at(1).get<unsigned>();

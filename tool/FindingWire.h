@@ -17,6 +17,10 @@
 
 namespace torch_tidy {
 
+nlohmann::json spanToWire(const Span &S);
+/// Throws nlohmann::json's exceptions on a malformed span.
+Span spanFromWire(const nlohmann::json &J);
+
 nlohmann::json findingsToWire(const std::vector<Finding> &Findings);
 
 /// The findings of \p Wire, or an error naming what is malformed.

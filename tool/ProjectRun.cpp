@@ -4,6 +4,7 @@
 #include "AnalysisKeys.h"
 #include "ClangToolSetup.h"
 #include "CrashReport.h"
+#include "CrossFile.h"
 #include "LeadingIncludes.h"
 #include "SharedPrefixPlan.h"
 #include "llvm/Support/FileSystem.h"
@@ -25,6 +26,8 @@ struct ProjectRun::FileState {
   /// The shared prefix it is parsed from, if any.
   Prefix *From = nullptr;
   std::vector<Finding> Findings;
+  /// What it leaves for the other files, fresh or replayed.
+  CrossFileFacts CrossFile;
 };
 
 struct ProjectRun::Prefix {
@@ -73,7 +76,8 @@ void ProjectRun::lookUpCache(std::vector<FileState> &States) {
         return;
       }
       State.Cached = true;
-      State.Findings = readWorkerOutput(State.File, *Found.Output, Index);
+      State.Findings = readWorkerOutput(State.File, *Found.Output, Index,
+                                        State.CrossFile);
       progress(State.File, "cached");
       std::lock_guard<std::mutex> Guard(Lock);
       ++Count.Cached;
@@ -153,7 +157,8 @@ void ProjectRun::analyse(FileState &State, const std::string &Pch) {
     ++Count.Crashed;
     return;
   }
-  State.Findings = readWorkerOutput(State.File, Run.Output, Index);
+  State.Findings =
+      readWorkerOutput(State.File, Run.Output, Index, State.CrossFile);
   // Compiler errors may come from a header that is missing now and found
   // later: such an analysis is not kept.
   bool Clean = llvm::none_of(State.Findings, [](const Finding &F) {
@@ -218,10 +223,17 @@ std::vector<Finding> ProjectRun::run(const std::vector<std::string> &Files) {
   if (Settings.ShowProgress)
     llvm::errs() << "\r\033[K";
 
+  // Cached or not, every file's findings and what it leaves for the others:
+  // a conditional finding is decided here, against this run's files.
   std::vector<Finding> Findings;
-  for (FileState &State : States)
+  std::vector<CrossFileFacts> CrossFile;
+  for (FileState &State : States) {
     std::move(State.Findings.begin(), State.Findings.end(),
               std::back_inserter(Findings));
+    if (!State.CrossFile.empty())
+      CrossFile.push_back(std::move(State.CrossFile));
+  }
+  llvm::append_range(Findings, resolveCrossFile(CrossFile));
   sortAndDeduplicate(Findings);
   return Findings;
 }

@@ -101,20 +101,31 @@ WorkerRun WorkerLauncher::precompile(const std::string &File,
 
 std::vector<Finding> readWorkerOutput(const std::string &File,
                                       llvm::StringRef Output,
-                                      SourceIndex &Index) {
+                                      SourceIndex &Index,
+                                      CrossFileFacts &CrossFile) {
+  auto Unreadable = [&](std::string Why) {
+    return std::vector<Finding>{
+        crashFinding(File, "unreadable worker output: " + Why, "", Index)};
+  };
   nlohmann::json Wire = nlohmann::json::parse(Output, nullptr, false);
-  auto Findings = findingsFromWire(Wire);
-  if (Findings)
-    return std::move(*Findings);
-  return {crashFinding(File,
-                       "unreadable worker output: " +
-                           llvm::toString(Findings.takeError()),
-                       "", Index)};
+  if (!Wire.is_object())
+    return Unreadable("not a JSON object");
+  auto Findings = findingsFromWire(Wire.value("findings", nlohmann::json()));
+  if (!Findings)
+    return Unreadable(llvm::toString(Findings.takeError()));
+  auto Facts = crossFileFromWire(Wire.value("crossFile", nlohmann::json()));
+  if (!Facts)
+    return Unreadable(llvm::toString(Facts.takeError()));
+  CrossFile = std::move(*Facts);
+  return std::move(*Findings);
 }
 
 llvm::Error writeWorkerOutput(const std::string &Path,
-                              const std::vector<Finding> &Findings) {
-  return writeFileAtomically(Path, findingsToWire(Findings).dump());
+                              const std::vector<Finding> &Findings,
+                              const CrossFileFacts &CrossFile) {
+  nlohmann::json Wire = {{"findings", findingsToWire(Findings)},
+                         {"crossFile", crossFileToWire(CrossFile)}};
+  return writeFileAtomically(Path, Wire.dump());
 }
 
 llvm::Error writeWorkerInputs(const std::string &Path,

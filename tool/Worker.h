@@ -12,6 +12,7 @@
 #ifndef TORCH_TIDY_TOOL_WORKER_H
 #define TORCH_TIDY_TOOL_WORKER_H
 
+#include "CrossFile.h"
 #include "Finding.h"
 #include "llvm/Support/Error.h"
 #include <string>
@@ -60,14 +61,18 @@ private:
 
 /// The findings of \p File from its worker output, fresh or replayed from
 /// the result cache: the one place where worker output becomes findings.
-/// Output that cannot be read is a torch-tidy-crash finding.
+/// Output that cannot be read is a torch-tidy-crash finding. What the file
+/// leaves for the others goes to \p CrossFile.
 std::vector<Finding> readWorkerOutput(const std::string &File,
                                       llvm::StringRef Output,
-                                      SourceIndex &Index);
+                                      SourceIndex &Index,
+                                      CrossFileFacts &CrossFile);
 
-/// In a worker: writes \p Findings where the driver reads them.
+/// In a worker: writes \p Findings and \p CrossFile where the driver reads
+/// them.
 llvm::Error writeWorkerOutput(const std::string &Path,
-                              const std::vector<Finding> &Findings);
+                              const std::vector<Finding> &Findings,
+                              const CrossFileFacts &CrossFile);
 
 /// In a worker: writes the files the worker read where the driver reads them.
 llvm::Error writeWorkerInputs(const std::string &Path,

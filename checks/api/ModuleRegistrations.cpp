@@ -1,6 +1,7 @@
 //===--- ModuleRegistrations.cpp - What a torch::nn::Module registers -----===//
 
 #include "ModuleRegistrations.h"
+#include "TorchApi.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 
 using namespace clang::ast_matchers;
@@ -21,6 +22,60 @@ static const FieldDecl *memberOfThis(const Expr *E) {
   if (!Member || !isa<CXXThisExpr>(Member->getBase()->IgnoreImplicit()))
     return nullptr;
   return dyn_cast<FieldDecl>(Member->getMemberDecl());
+}
+
+/// The user's module classes built or held in \p E: `Block(d, h)`,
+/// `std::make_shared<Head>()`, `Sequential(A(), B())`.
+static void userModulesIn(const Stmt *E,
+                          llvm::SmallVectorImpl<const CXXRecordDecl *> &Out) {
+  if (!E)
+    return;
+  if (const auto *Value = dyn_cast<Expr>(E))
+    if (const CXXRecordDecl *Held = heldModule(Value->getType());
+        Held && !isLibTorchInternal(Held) && !llvm::is_contained(Out, Held))
+      Out.push_back(Held);
+  for (const Stmt *Child : E->children())
+    userModulesIn(Child, Out);
+}
+
+/// What the methods of \p Module put into its registered containers, and
+/// what its registered fields hold.
+static void collectSubmodules(const CXXRecordDecl &Module, Registrations &Out,
+                              ASTContext &Ctx) {
+  for (const FieldDecl *Field : Out.Fields)
+    if (const CXXRecordDecl *Held = heldModule(Field->getType());
+        Held && !isLibTorchInternal(Held) &&
+        !llvm::is_contained(Out.Submodules, Held))
+      Out.Submodules.push_back(Held);
+  auto IntoField = cxxMemberCallExpr(
+      on(expr(anyOf(memberExpr(member(fieldDecl().bind("field"))),
+                    hasDescendant(memberExpr(member(fieldDecl().bind("field"))))))));
+  for (const CXXMethodDecl *Method : Module.methods()) {
+    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Method))
+      for (const CXXCtorInitializer *Init : Ctor->inits())
+        if (Init->getMember() && Out.Fields.count(Init->getMember()))
+          userModulesIn(Init->getInit(), Out.Submodules);
+    const Stmt *Body = Method->getBody();
+    if (!Body)
+      continue;
+    for (const BoundNodes &Node :
+         match(findAll(IntoField.bind("call")), *Body, Ctx)) {
+      const auto *Field = Node.getNodeAs<FieldDecl>("field");
+      if (!Out.Fields.count(Field))
+        continue;
+      for (const Expr *Arg : Node.getNodeAs<CallExpr>("call")->arguments())
+        userModulesIn(Arg, Out.Submodules);
+    }
+    for (const BoundNodes &Node : match(
+             findAll(cxxOperatorCallExpr(hasOverloadedOperatorName("="))
+                         .bind("assign")),
+             *Body, Ctx)) {
+      const auto *Assign = Node.getNodeAs<CXXOperatorCallExpr>("assign");
+      if (const FieldDecl *Target = memberOfThis(Assign->getArg(0));
+          Target && Out.Fields.count(Target))
+        userModulesIn(Assign->getArg(1), Out.Submodules);
+    }
+  }
 }
 
 Registrations collectRegistrations(const CXXRecordDecl &Module,
@@ -62,6 +117,7 @@ Registrations collectRegistrations(const CXXRecordDecl &Module,
         Out.AssignedAfterConstruction.insert(Target);
     }
   }
+  collectSubmodules(Module, Out, Ctx);
   return Out;
 }
 

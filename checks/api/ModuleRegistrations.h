@@ -27,6 +27,10 @@ struct Registrations {
   /// Fields assigned (without registering) in methods other than the
   /// constructors: what they hold after Module::to is not known.
   llvm::DenseSet<const FieldDecl *> AssignedAfterConstruction;
+  /// The user's module classes it registers, directly or inside a
+  /// registered container (`blocks->push_back(Block(...))`,
+  /// `Sequential(A(), B())`): Module::to moves them with it.
+  llvm::SmallVector<const CXXRecordDecl *, 4> Submodules;
 };
 
 /// The registrations of \p Module's constructors and methods.

@@ -2,6 +2,7 @@
 
 #include "TorchApi.h"
 #include "utils/AstHelpers.h"
+#include "utils/ElementTypes.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
@@ -78,6 +79,12 @@ bool isLibTorchInternal(const Decl *D) {
   return isInNamespace(D->getDeclContext(), {"at", "c10", "torch", "caffe2"});
 }
 
+bool isLibTorchDecl(const Decl *D) {
+  if (const auto *Namespace = dyn_cast<NamespaceDecl>(D))
+    return isLibTorchNamespace(*Namespace);
+  return isLibTorchInternal(D);
+}
+
 bool isLibTorchNamespace(const NamespaceDecl &Namespace) {
   return isInNamespace(&Namespace, {"at", "c10", "torch", "caffe2"});
 }
@@ -101,6 +108,51 @@ bool isTensorSequenceType(QualType Type) {
   const TemplateArgumentList &Args = Spec->getTemplateArgs();
   return Args.size() >= 1 && Args[0].getKind() == TemplateArgument::Type &&
          isTensorType(Args[0].getAsType());
+}
+
+/// The element types of LibTorch's own containers: ArrayRef, List,
+/// OrderedDict, Dict.
+static llvm::SmallVector<QualType, 2> libTorchElementTypes(QualType Type) {
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      recordOf(Type));
+  if (!Spec)
+    return {};
+  const TemplateArgumentList &Args = Spec->getTemplateArgs();
+  unsigned Element;
+  if (hasQualifiedName(Spec, {"c10::ArrayRef", "c10::List"}))
+    Element = 0;
+  else if (hasQualifiedName(Spec, {"torch::OrderedDict", "c10::Dict"}))
+    Element = 1;
+  else
+    return {};
+  if (Element >= Args.size() || Args[Element].getKind() != TemplateArgument::Type)
+    return {};
+  return {Args[Element].getAsType()};
+}
+
+static bool holdsTensors(QualType Type, unsigned Depth) {
+  if (Depth > 3)
+    return false;
+  const CXXRecordDecl *Record = recordOf(Type);
+  if (!Record || isTensorType(Type) || isModuleClass(Record))
+    return false;
+  auto Elements = libTorchElementTypes(Type);
+  if (Elements.empty()) {
+    if (isLibTorchInternal(Record))
+      return false;
+    for (QualType Element : utils::elementTypes(Type))
+      Elements.push_back(Element);
+  }
+  return llvm::any_of(Elements, [&](QualType Element) {
+    return isTensorType(Element) || holdsTensors(Element, Depth + 1);
+  });
+}
+
+bool holdsTensors(QualType Type) { return holdsTensors(Type, 0); }
+
+llvm::SmallVector<const ValueDecl *, 2> devicesInScope(const Stmt &S,
+                                                       ASTContext &Ctx) {
+  return utils::variablesInScope(S, Ctx, isDeviceOrDeviceType);
 }
 
 bool isTensorOptionsType(QualType Type) {
@@ -147,7 +199,9 @@ const CXXRecordDecl *heldModule(QualType Type) {
   return nullptr;
 }
 
-const ValueDecl *moduleReceiver(const Expr *Object) {
+/// The module object behind a holder: `model` in `model->`, `*model`,
+/// `model.get()->`.
+static const Expr *heldObject(const Expr *Object) {
   Object = utils::ignoreTemporaries(Object);
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Object))
     if (Op->getOperator() == OO_Arrow || Op->getOperator() == OO_Star)
@@ -158,6 +212,11 @@ const ValueDecl *moduleReceiver(const Expr *Object) {
   if (const auto *Unary = dyn_cast<UnaryOperator>(Object))
     if (Unary->getOpcode() == UO_Deref)
       Object = utils::ignoreTemporaries(Unary->getSubExpr());
+  return Object;
+}
+
+const ValueDecl *moduleReceiver(const Expr *Object) {
+  Object = heldObject(Object);
   if (const auto *Ref = dyn_cast<DeclRefExpr>(Object))
     return dyn_cast<VarDecl>(Ref->getDecl());
   if (const auto *Member = dyn_cast<MemberExpr>(Object))
@@ -166,10 +225,66 @@ const ValueDecl *moduleReceiver(const Expr *Object) {
   return nullptr;
 }
 
+std::optional<SubmoduleAccess> submoduleAccess(const Expr *Object) {
+  const auto *Member = dyn_cast<MemberExpr>(heldObject(Object));
+  if (!Member || isa<CXXThisExpr>(Member->getBase()->IgnoreParenImpCasts()))
+    return std::nullopt;
+  const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
+  const ValueDecl *Owner = moduleReceiver(Member->getBase());
+  if (!Field || !Owner || !heldModule(Field->getType()))
+    return std::nullopt;
+  return SubmoduleAccess{Owner, Field};
+}
+
+bool isBuiltWithoutDevice(const Expr &Init) {
+  const Expr *Built = Init.IgnoreImplicit();
+  llvm::ArrayRef<const Expr *> Args;
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(Built))
+    Args = llvm::ArrayRef(Construct->getArgs(), Construct->getNumArgs());
+  else if (const auto *Call = dyn_cast<CallExpr>(Built))
+    Args = llvm::ArrayRef(Call->getArgs(), Call->getNumArgs());
+  else
+    return false;
+  if (isa<CXXConstructExpr>(Built) && Args.size() == 1 &&
+      heldModule(Args[0]->getType()))
+    return false; // a copy of a module from elsewhere
+  return llvm::none_of(Args, [](const Expr *Arg) {
+    return namesADevice(Arg->getType()) || isTensorOptionsType(Arg->getType());
+  });
+}
+
 bool isModuleTo(const CXXMemberCallExpr &Call) {
   const CXXMethodDecl *Method = Call.getMethodDecl();
   return Method && Method->getDeclName().isIdentifier() &&
          Method->getName() == "to" && isModuleClass(Method->getParent());
+}
+
+const CXXRecordDecl *movedModuleClass(const CXXMemberCallExpr &Call) {
+  // Under the derived-to-base cast to the Module that declares to().
+  QualType Object =
+      Call.getImplicitObjectArgument()->IgnoreParenImpCasts()->getType();
+  if (Object->isPointerType())
+    Object = Object->getPointeeType();
+  const CXXRecordDecl *Module = heldModule(Object);
+  if (!Module || hasQualifiedName(Module, {"torch::nn::Module"}))
+    return nullptr;
+  return Module;
+}
+
+std::string moduleName(const CXXRecordDecl &Module) {
+  llvm::StringRef Name = Module.getName();
+  return Name.drop_back(Name.ends_with("Impl") ? 4 : 0).str();
+}
+
+bool takesStateOnItsDevice(const CXXRecordDecl *Module) {
+  return hasQualifiedName(
+      Module, {"torch::nn::LSTMImpl", "torch::nn::GRUImpl", "torch::nn::RNNImpl",
+               "torch::nn::LSTMCellImpl", "torch::nn::GRUCellImpl",
+               "torch::nn::RNNCellImpl", "torch::nn::MultiheadAttentionImpl",
+               "torch::nn::TransformerImpl", "torch::nn::TransformerEncoderImpl",
+               "torch::nn::TransformerDecoderImpl",
+               "torch::nn::TransformerEncoderLayerImpl",
+               "torch::nn::TransformerDecoderLayerImpl"});
 }
 
 bool isLossModule(const CXXRecordDecl *Module) {
@@ -235,9 +350,14 @@ static OpKind classifyByName(llvm::StringRef Name) {
 
 OpKind classifyFunction(const FunctionDecl *Fn) {
   if (!Fn || !Fn->getDeclName().isIdentifier()) {
+    // An operator of tensors: a Tensor method, or a free operator with a
+    // tensor operand (`2 * x`; not an iterator's `==`).
     if (Fn && Fn->isOverloadedOperator())
       if (const auto *Method = dyn_cast<CXXMethodDecl>(Fn);
-          !Method || isTensorType(QualType(Method->getParent()->getTypeForDecl(), 0)))
+          Method ? isTensorType(QualType(Method->getParent()->getTypeForDecl(), 0))
+                 : llvm::any_of(Fn->parameters(), [](const ParmVarDecl *P) {
+                     return isTensorType(P->getType());
+                   }))
         return classifyByName(Fn->getNameAsString());
     return OpKind::Other;
   }
@@ -496,6 +616,23 @@ static std::optional<unsigned> deviceIndexPosition(const Expr &E) {
   if (Fn->getName() == "device" && isa<CXXMethodDecl>(Fn))
     return 1;
   return std::nullopt;
+}
+
+bool mentionsAccelerator(const Stmt &S) {
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(&S)) {
+    if (isAcceleratorConstant(Ref->getDecl()).value_or(false))
+      return true;
+    const auto *Fn = dyn_cast<FunctionDecl>(Ref->getDecl());
+    return Fn && Fn->getQualifiedNameAsString() == "torch::cuda::is_available";
+  }
+  if (const auto *Literal = dyn_cast<StringLiteral>(&S))
+    return Literal->isOrdinary() &&
+           isAcceleratorString(Literal->getString()).value_or(false);
+  if (const auto *Call = dyn_cast<CXXMemberCallExpr>(&S))
+    return Call->getMethodDecl() &&
+           Call->getMethodDecl()->getDeclName().isIdentifier() &&
+           Call->getMethodDecl()->getName() == "cuda";
+  return false;
 }
 
 const Expr *explicitDeviceIndex(const Expr &E) {

@@ -10,10 +10,12 @@
 #ifndef TORCH_TIDY_CHECKS_API_TORCHAPI_H
 #define TORCH_TIDY_CHECKS_API_TORCHAPI_H
 
+#include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Type.h"
 #include "clang/ASTMatchers/ASTMatchers.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include <optional>
 #include <string>
@@ -71,10 +73,19 @@ bool isOrDerivesFrom(const CXXRecordDecl *Record, llvm::StringRef Qualified);
 bool isTensorType(QualType Type);
 /// std::vector<at::Tensor>, at::TensorList and similar sequences of tensors.
 bool isTensorSequenceType(QualType Type);
+/// A container or aggregate that holds tensors: `std::vector<Tensor>`,
+/// `TensorList`, `std::map<K, Tensor>`, `std::pair<Tensor, Tensor>`,
+/// `std::tuple<...>`, `torch::OrderedDict<K, Tensor>`, a struct with tensor
+/// fields, nested. The dataflow gives it the join of its elements.
+bool holdsTensors(QualType Type);
 bool isDeviceType(QualType Type);
 /// c10::Device or c10::DeviceType: a variable of either names a device.
 bool isDeviceOrDeviceType(QualType Type);
 bool isTensorOptionsType(QualType Type);
+/// The `c10::Device` and `c10::DeviceType` variables that can be named at
+/// \p S: locals declared before it, parameters, fields of the class.
+llvm::SmallVector<const ValueDecl *, 2> devicesInScope(const Stmt &S,
+                                                       ASTContext &Ctx);
 /// A torch::nn::Module subclass.
 bool isModuleClass(const CXXRecordDecl *Record);
 /// How a module is held: `std::shared_ptr<M>`, `torch::nn::Linear` (a
@@ -83,9 +94,28 @@ const CXXRecordDecl *heldModule(QualType Type);
 /// The variable or field of `this` a module is reached through: `model` in
 /// `model->to(d)`, `model.to(d)`, `(*model).forward(x)`.
 const ValueDecl *moduleReceiver(const Expr *Object);
+/// A module member of another module object: `vae->decoder` in
+/// `vae->decoder->forward(z)` (not a field of `this`).
+struct SubmoduleAccess {
+  const ValueDecl *Owner;
+  const FieldDecl *Field;
+};
+std::optional<SubmoduleAccess> submoduleAccess(const Expr *Object);
+/// A module built by \p Init (`Net net(...)`, `std::make_shared<Net>()`)
+/// from arguments none of which is a device or tensor options: its
+/// parameters start on the CPU.
+bool isBuiltWithoutDevice(const Expr &Init);
 /// `Module::to(...)`: moves registered parameters and buffers in place.
 bool isModuleTo(const CXXMemberCallExpr &Call);
 
+/// How a module class is named in messages: `CrossEntropyLoss` for
+/// torch::nn::CrossEntropyLossImpl, the class's name otherwise.
+std::string moduleName(const CXXRecordDecl &Module);
+/// LibTorch modules whose forward() needs every tensor it is given on its
+/// device, not only the input: a recurrent layer's initial state, an
+/// attention's masks (LSTM, GRU, RNN and their cells, MultiheadAttention,
+/// the Transformer modules).
+bool takesStateOnItsDevice(const CXXRecordDecl *Module);
 /// A loss module such as torch::nn::CrossEntropyLossImpl.
 bool isLossModule(const CXXRecordDecl *Module);
 /// torch::data::Example: what a torch::data DataLoader yields (on the CPU).
@@ -93,6 +123,12 @@ bool isDataExample(QualType Type);
 /// Declared by LibTorch itself (namespaces at, c10, torch, caffe2): never
 /// analysed, never reported.
 bool isLibTorchInternal(const Decl *D);
+/// LibTorch's own declarations and its top-level namespaces themselves: what
+/// a traversal of the user's code skips.
+bool isLibTorchDecl(const Decl *D);
+/// The module class whose instance `Module::to` is called on: `net->to(d)`,
+/// `net.to(d)`, `nets[i]->to(d)`; null when only a base class is known.
+const CXXRecordDecl *movedModuleClass(const CXXMemberCallExpr &Call);
 /// One of LibTorch's namespaces, or a namespace inside one.
 bool isLibTorchNamespace(const NamespaceDecl &Namespace);
 /// Whether \p S is in LibTorch's own code: a function or declaration of
@@ -201,6 +237,9 @@ inline auto cudaAvailabilityFunction() {
       "::at::Context::hasCUDA", "::at::cuda::is_available",
       "::at::cuda::device_count", "::c10::cuda::device_count"));
 }
+/// Whether \p S names an accelerator by itself: `torch::kCUDA`, a string
+/// such as "cuda:0", `.cuda()`, or a call of torch::cuda::is_available().
+bool mentionsAccelerator(const Stmt &S);
 /// The explicit device index of a device built from a type and an index:
 /// `c10::Device(type, index)`, `TensorOptions::device(type, index)`,
 /// `torch::device_index(index)` (CUDA); null when none is written.

@@ -29,20 +29,20 @@ sizesOr(const std::optional<std::vector<int64_t>> &Sizes,
 }
 
 /// The module moved to the accelerator, fed the CPU input.
-static bool addForward(plans::PlanBuilder &Plan, const Conflict &C) {
-  auto Module = plans::replayedModule(api::heldModule(C.Module->getType()));
+static bool addForward(plans::PlanBuilder &Plan, const ForwardInput &F) {
+  auto Module = plans::replayedModule(api::heldModule(F.Module->getType()));
   if (!Module)
     return false;
   std::string Layer;
   std::vector<int64_t> Sizes;
   if (*Module == "linear") {
-    Sizes = knownSizes(C.Cpu).value_or(std::vector<int64_t>{2, 4});
+    Sizes = knownSizes(F.Input.Value).value_or(std::vector<int64_t>{2, 4});
     if (Sizes.empty() || Sizes.back() < 1)
       Sizes = {2, 4};
     Layer = Plan.linear(Sizes.back(), 2);
   } else {
     // conv2d: the channels are dimension 1 of a batch, 0 of one image.
-    Sizes = knownSizes(C.Cpu).value_or(std::vector<int64_t>{1, 3, 8, 8});
+    Sizes = knownSizes(F.Input.Value).value_or(std::vector<int64_t>{1, 3, 8, 8});
     if ((Sizes.size() != 3 && Sizes.size() != 4) ||
         Sizes[Sizes.size() - 3] < 1 || Sizes[Sizes.size() - 3] > 4096)
       Sizes = {1, 3, 8, 8};
@@ -85,18 +85,18 @@ static plans::TensorSpec operandSpec(plans::OperandShape Shape,
 
 /// The two tensors that meet, in the call they meet in: the CPU operand
 /// where the source has it, every other operand on the accelerator.
-static bool addCall(plans::PlanBuilder &Plan, const Conflict &C) {
-  auto Call = plans::replayedCall(*cast<CallExpr>(C.Sink), C.Operands);
+static bool addCall(plans::PlanBuilder &Plan, const Meeting &M) {
+  auto Call = plans::replayedCall(*M.Sink, M.Operands.size());
   if (!Call)
     return false;
-  unsigned CpuAt = C.CpuPosition, AcceleratorAt = C.AcceleratorPosition;
+  unsigned CpuAt = M.CpuPosition, AcceleratorAt = M.AcceleratorPosition;
   if (Call->JoinsList) {
-    CpuAt = C.CpuPosition < C.AcceleratorPosition ? 0 : 1;
+    CpuAt = M.CpuPosition < M.AcceleratorPosition ? 0 : 1;
     AcceleratorAt = 1 - CpuAt;
   }
   // Unknown sizes follow the other operand's, so that the two broadcast.
-  auto CpuKnown = knownSizes(C.Cpu);
-  auto AcceleratorKnown = knownSizes(C.Accelerator);
+  auto CpuKnown = knownSizes(M.cpu().Value);
+  auto AcceleratorKnown = knownSizes(M.accelerator().Value);
   std::vector<int64_t> CpuSizes =
       sizesOr(CpuKnown, {AcceleratorKnown ? &*AcceleratorKnown : nullptr});
   std::vector<int64_t> AcceleratorSizes =
@@ -118,16 +118,28 @@ static bool addCall(plans::PlanBuilder &Plan, const Conflict &C) {
   return true;
 }
 
-std::optional<nlohmann::json> conflictPlan(const Conflict &C,
-                                           llvm::StringRef Check,
-                                           llvm::StringRef Description) {
-  plans::PlanBuilder Plan;
-  bool Replayable = C.Cause == Conflict::UnmovedInput ? addForward(Plan, C)
-                                                      : addCall(Plan, C);
-  if (!Replayable)
-    return std::nullopt;
+static nlohmann::json finish(plans::PlanBuilder &Plan, llvm::StringRef Check,
+                             llvm::StringRef Description) {
   Plan.expect({{"kind", "device-mismatch"}, {"step", Plan.lastStep()}});
   return Plan.finish(Check, Description);
+}
+
+std::optional<nlohmann::json> meetingPlan(const Meeting &M,
+                                          llvm::StringRef Check,
+                                          llvm::StringRef Description) {
+  plans::PlanBuilder Plan;
+  if (!addCall(Plan, M))
+    return std::nullopt;
+  return finish(Plan, Check, Description);
+}
+
+std::optional<nlohmann::json> forwardInputPlan(const ForwardInput &F,
+                                               llvm::StringRef Check,
+                                               llvm::StringRef Description) {
+  plans::PlanBuilder Plan;
+  if (!addForward(Plan, F))
+    return std::nullopt;
+  return finish(Plan, Check, Description);
 }
 
 } // namespace clang::tidy::torch_tidy::flow

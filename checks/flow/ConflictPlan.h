@@ -9,19 +9,25 @@
 #ifndef TORCH_TIDY_CHECKS_FLOW_CONFLICTPLAN_H
 #define TORCH_TIDY_CHECKS_FLOW_CONFLICTPLAN_H
 
-#include "DeviceFlow.h"
+#include "Facts.h"
 #include "llvm/ADT/StringRef.h"
 #include <nlohmann/json.hpp>
 #include <optional>
 
 namespace clang::tidy::torch_tidy::flow {
 
-/// The replay plan of \p C, reported by \p Check; none when the plan format
+/// The replay plan of \p M, reported by \p Check; none when the plan format
 /// cannot run the operation where its tensors meet
 /// (plans/ReplayedOperation.h).
-std::optional<nlohmann::json> conflictPlan(const Conflict &C,
-                                           llvm::StringRef Check,
-                                           llvm::StringRef Description);
+std::optional<nlohmann::json> meetingPlan(const Meeting &M,
+                                          llvm::StringRef Check,
+                                          llvm::StringRef Description);
+
+/// The plan of a CPU input fed to a moved module's forward(); none when the
+/// module is not one the plan format can build.
+std::optional<nlohmann::json> forwardInputPlan(const ForwardInput &F,
+                                               llvm::StringRef Check,
+                                               llvm::StringRef Description);
 
 } // namespace clang::tidy::torch_tidy::flow
 

@@ -2,8 +2,10 @@
 
 #include "FlowCheck.h"
 #include "ConflictPlan.h"
+#include "TranslationUnitAnalysis.h"
 #include "plans/PlanRecorder.h"
 #include "utils/AstHelpers.h"
+#include "utils/RecordedPlace.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/Lex/Lexer.h"
@@ -23,25 +25,77 @@ void FlowCheck::registerMatchers(MatchFinder *Finder) {
 void FlowCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Fn = Result.Nodes.getNodeAs<FunctionDecl>("function");
   ASTContext &Ctx = *Result.Context;
-  if (Fn->isDependentContext() || api::isLibTorchInternal(Fn) ||
-      !namesAccelerator(Ctx))
+  if (Fn->isDependentContext() || api::isLibTorchInternal(Fn))
     return;
+  TranslationUnitAnalysis &TU = TranslationUnitAnalysis::of(Ctx);
+  if (!Analysed) {
+    // A file that never names an accelerator may get its devices from
+    // another: its findings then hold only if another file names one.
+    UnitCondition.reset();
+    if (!TU.namesAccelerator()) {
+      if (!crossFileRecorder())
+        return;
+      UnitCondition = Need{Need::ProgramNamesAccelerator, ""};
+    }
+  }
   Analysed = &Ctx;
-  report(analyze(*Fn, Ctx), Ctx);
+  Condition = UnitCondition;
+  report(TU.root(*Fn), Ctx);
+  Condition.reset();
+  if (TU.movedClassContext(*Fn))
+    MovedClassMethods.push_back(Fn);
 }
 
 void FlowCheck::onStartOfTranslationUnit() {
   Reported.clear();
+  MovedClassMethods.clear();
   Analysed = nullptr;
-  resetTranslationUnit();
+  ContextsReported = 0;
+  TranslationUnitAnalysis::reset();
+}
+
+void FlowCheck::reportContexts(ASTContext &Ctx) {
+  // Reporting may analyse more contexts: index, not iterators.
+  const auto &Contexts = TranslationUnitAnalysis::of(Ctx).contextFacts();
+  for (; ContextsReported < Contexts.size(); ++ContextsReported) {
+    Condition = Contexts[ContextsReported].Condition
+                    ? Contexts[ContextsReported].Condition
+                    : UnitCondition;
+    report(*Contexts[ContextsReported].Facts, Ctx);
+  }
+  Condition.reset();
 }
 
 void FlowCheck::onEndOfTranslationUnit() {
   if (!Analysed)
     return;
-  for (const FunctionFacts *Facts : contextFacts(*Analysed))
-    report(*Facts, *Analysed);
+  reportContexts(*Analysed);
+  // The methods of a class moved somewhere in the file, with its members
+  // on the device: after the calls, whose notes name the call that moved.
+  TranslationUnitAnalysis &TU = TranslationUnitAnalysis::of(*Analysed);
+  Condition = UnitCondition;
+  for (const FunctionDecl *Fn : MovedClassMethods)
+    report(*TU.movedClassContext(*Fn), *Analysed);
+  Condition.reset();
+  MovedClassMethods.clear();
+  reportContexts(*Analysed);
+  // Last, what holds only if other translation units supply it: a finding
+  // that holds here anyway was reported above.
+  for (const auto &Entry : TU.hypotheses()) {
+    Condition = Entry.Condition;
+    report(*Entry.Facts, *Analysed);
+  }
+  Condition.reset();
+  reportContexts(*Analysed);
   Analysed = nullptr;
+}
+
+DiagnosticBuilder FlowCheck::finding(SourceLocation Loc, StringRef Message) {
+  NotedOrigin = nullptr;
+  if (CrossFileRecorder *Recorder = crossFileRecorder(); Recorder && Condition)
+    if (auto At = utils::recordedPlace(Loc, Analysed->getSourceManager()))
+      Recorder->conditional(getID(), *At, *Condition);
+  return diag(Loc, Message);
 }
 
 /// The name of the function \p Call calls.
@@ -54,23 +108,37 @@ void FlowCheck::noteCallChain(const FunctionFacts &Facts,
                               const ASTContext &Ctx) {
   if (!Facts.Context)
     return;
-  const std::vector<const CallExpr *> &Chain = Facts.Context->Chain;
+  const CallContext &Context = *Facts.Context;
+  const std::vector<const CallExpr *> &Chain = Context.Chain;
+  if (Chain.empty()) {
+    // A method of a class moved somewhere in the file (unless a note at
+    // that move was given already).
+    if (Context.ModuleClass && Context.ModuleDevice.Source &&
+        Context.ModuleDevice.Source != NotedOrigin)
+      diag(Context.ModuleDevice.Source->getBeginLoc(),
+           "'%0' is moved to %1 here: its forward() sees its parameters and "
+           "inputs there",
+           DiagnosticIDs::Note)
+          << api::moduleName(*Context.ModuleClass)
+          << describeDevice(Context.ModuleDevice, Ctx);
+    return;
+  }
   // The arguments that put the callee on a device: the accelerator ones if
   // any, else those on the CPU.
   std::vector<std::string> Passed;
   for (Place Wanted : {Place::Accelerator, Place::Cpu}) {
-    for (const auto &[Arg, Value] : Facts.Context->Arguments) {
+    for (const Operand &Arg : Context.Arguments) {
       std::string Text =
-          quoted(Arg, Ctx, "a tensor") +
-          (Value.Device == Place::Cpu ? " on the CPU"
-                                      : " on " + describeDevice(Value, Ctx));
-      if (Value.Device == Wanted && !llvm::is_contained(Passed, Text))
+          quoted(Arg.E, Ctx, "a tensor") +
+          (Arg.Value.Device == Place::Cpu
+               ? " on the CPU"
+               : " on " + describeDevice(Arg.Value, Ctx));
+      if (Arg.Value.Device == Wanted && !llvm::is_contained(Passed, Text))
         Passed.push_back(Text);
     }
     if (!Passed.empty())
       break;
   }
-  const CallContext &Context = *Facts.Context;
   if (Context.Module)
     // A forward() of a moved module: its registered members are there.
     diag(Chain.back()->getBeginLoc(),
@@ -89,18 +157,14 @@ void FlowCheck::noteCallChain(const FunctionFacts &Facts,
         << calleeName(*Chain[I]);
 }
 
-std::vector<const Conflict *> FlowCheck::conflictsOf(const FunctionFacts &Facts,
-                                                     Conflict::Kind Cause) {
-  std::vector<const Conflict *> Out;
-  for (const Conflict &C : Facts.Conflicts) {
-    if (C.Cause != Cause)
-      continue;
+std::vector<const Meeting *> FlowCheck::meetingsOwned(
+    const FunctionFacts &Facts, llvm::function_ref<bool(const Meeting &)> Owns,
+    llvm::function_ref<const Expr *(const Meeting &)> KeyOf) {
+  std::vector<const Meeting *> Out;
+  for (const Meeting &M : Facts.Meetings)
     // A root cause met at several operations is reported once.
-    const Expr *Key = Cause == Conflict::FactoryWithoutDevice ? C.Cpu.Source
-                                                              : C.Sink;
-    if (Reported.insert(Key).second)
-      Out.push_back(&C);
-  }
+    if (Owns(M) && Reported.insert(KeyOf(M)).second)
+      Out.push_back(&M);
   return Out;
 }
 
@@ -122,9 +186,7 @@ std::string FlowCheck::operationName(const Expr *Sink) {
     const CXXRecordDecl *Loss = api::heldModule(Op->getArg(0)->getType());
     if (!Loss)
       return "the loss";
-    return "the loss '" + Loss->getName().drop_back(
-                              Loss->getName().ends_with("Impl") ? 4 : 0).str() +
-           "'";
+    return "the loss '" + api::moduleName(*Loss) + "'";
   }
   return "'" + Callee->getNameAsString() + "'";
 }
@@ -133,6 +195,7 @@ void FlowCheck::noteAcceleratorOrigin(const TensorValue &Value,
                                       const ASTContext &Ctx) {
   if (!Value.Source)
     return;
+  NotedOrigin = Value.Source;
   std::string Device = describeDevice(Value, Ctx);
   switch (Value.From) {
   case Origin::Moved:
@@ -160,7 +223,7 @@ std::optional<FixItHint> FlowCheck::moveTo(const Expr &Operand,
   // The device of a caller's context may not be visible here.
   if (!Named || Operand.getEndLoc().isMacroID() ||
       !((Var && Var->hasGlobalStorage() && !Var->isStaticLocal()) ||
-        llvm::is_contained(utils::devicesInScope(Operand, Ctx), Named)))
+        llvm::is_contained(api::devicesInScope(Operand, Ctx), Named)))
     return std::nullopt;
   auto Text = utils::sourceText(*Device, Ctx);
   if (!Text)
@@ -170,10 +233,10 @@ std::optional<FixItHint> FlowCheck::moveTo(const Expr &Operand,
   return FixItHint::CreateInsertion(End, ".to(" + *Text + ")");
 }
 
-void FlowCheck::recordConflictPlan(const Conflict &C, SourceLocation At,
-                                   const ASTContext &Ctx) {
-  if (auto Plan = conflictPlan(C, getID(),
-                               "devices meet at " + operationName(C.Sink)))
+void FlowCheck::recordMeetingPlan(const Meeting &M, SourceLocation At,
+                                  const ASTContext &Ctx) {
+  if (auto Plan = meetingPlan(M, getID(),
+                              "devices meet at " + operationName(M.Sink)))
     plans::recordPlan(getID(), At, Ctx.getSourceManager(), std::move(*Plan));
   else
     plans::recordNotReplayable(getID(), At, Ctx.getSourceManager());

@@ -1,8 +1,7 @@
 //===--- PlanRecorder.cpp - Where the checks' replay plans go -------------===//
 
 #include "PlanRecorder.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
+#include "utils/RecordedPlace.h"
 
 namespace clang::tidy::torch_tidy::plans {
 
@@ -23,15 +22,8 @@ static void record(llvm::StringRef Check, SourceLocation Loc,
   PlanRecorder *Recorder = installedRecorder();
   if (!Recorder)
     return;
-  SourceLocation Spelling = SM.getFileLoc(Loc);
-  auto File = SM.getFileEntryRefForID(SM.getFileID(Spelling));
-  if (!File)
-    return;
-  llvm::SmallString<256> Path(File->getName());
-  llvm::sys::fs::make_absolute(Path);
-  llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
-  Recorder->record({std::string(Path), SM.getFileOffset(Spelling), Check.str(),
-                    std::move(Plan)});
+  if (auto At = utils::recordedPlace(Loc, SM))
+    Recorder->record({At->File, At->Offset, Check.str(), std::move(Plan)});
 }
 
 void recordPlan(llvm::StringRef Check, SourceLocation Loc,

@@ -1,7 +1,8 @@
 //===--- AstHelpers.cpp - Small AST queries shared by the checks ----------===//
 
 #include "AstHelpers.h"
-#include "api/TorchApi.h"
+#include "clang-tidy/utils/ExprSequence.h"
+#include "clang/Analysis/Analyses/CFGReachabilityAnalysis.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/StmtCXX.h"
@@ -82,22 +83,46 @@ const ValueDecl *namedObject(const Expr &E) {
 }
 
 std::vector<const Expr *> referencesAfter(const ValueDecl &Decl,
-                                          const Stmt &Body,
-                                          SourceLocation After,
+                                          const Stmt &Body, const Stmt &After,
                                           ASTContext &Ctx) {
+  CFG::BuildOptions Options;
+  Options.AddImplicitDtors = true;
+  Options.AddTemporaryDtors = true;
+  std::unique_ptr<CFG> Graph =
+      CFG::buildCFG(nullptr, const_cast<Stmt *>(&Body), &Ctx, Options);
+  if (!Graph)
+    return {};
+  // As clang-tidy's bugprone-use-after-move orders uses: by the CFG between
+  // blocks (a loop runs a block again), by sequencing within one.
+  tidy::utils::ExprSequence Sequence(Graph.get(), &Body, &Ctx);
+  tidy::utils::StmtToBlockMap Blocks(Graph.get(), &Ctx);
+  CFGReverseBlockReachabilityAnalysis Reachability(*Graph);
+  const CFGBlock *AfterBlock = Blocks.blockContainingStmt(&After);
+  if (!AfterBlock)
+    return {};
+  bool OnCycle = llvm::any_of(AfterBlock->succs(), [&](const CFGBlock *Succ) {
+    return Succ && Reachability.isReachable(Succ, AfterBlock);
+  });
   auto Refs = match(
       findAll(expr(anyOf(declRefExpr(to(equalsNode(&Decl))),
                          memberExpr(member(equalsNode(&Decl)),
                                     hasObjectExpression(cxxThisExpr()))))
                   .bind("ref")),
       Body, Ctx);
-  const SourceManager &SM = Ctx.getSourceManager();
   std::vector<const Expr *> Uses;
   for (const BoundNodes &Ref : Refs) {
     const auto *Use = Ref.getNodeAs<Expr>("ref");
-    if (SM.isBeforeInTranslationUnit(After, Use->getBeginLoc()))
+    const CFGBlock *UseBlock = Blocks.blockContainingStmt(Use);
+    if (!UseBlock)
+      continue;
+    bool MayRunAfter =
+        UseBlock == AfterBlock
+            ? OnCycle || (!Sequence.inSequence(Use, &After) && Use != &After)
+            : Reachability.isReachable(AfterBlock, UseBlock);
+    if (MayRunAfter)
       Uses.push_back(Use);
   }
+  const SourceManager &SM = Ctx.getSourceManager();
   llvm::sort(Uses, [&](const Expr *A, const Expr *B) {
     return SM.isBeforeInTranslationUnit(A->getBeginLoc(), B->getBeginLoc());
   });
@@ -105,7 +130,7 @@ std::vector<const Expr *> referencesAfter(const ValueDecl &Decl,
 }
 
 const Expr *firstReferenceAfter(const ValueDecl &Decl, const Stmt &Body,
-                                SourceLocation After, ASTContext &Ctx) {
+                                const Stmt &After, ASTContext &Ctx) {
   std::vector<const Expr *> Uses = referencesAfter(Decl, Body, After, Ctx);
   return Uses.empty() ? nullptr : Uses.front();
 }
@@ -132,40 +157,41 @@ std::optional<std::string> sourceText(const Expr &E, const ASTContext &Ctx) {
       .str();
 }
 
-static void addDevicesDeclaredIn(const CompoundStmt &Block,
-                                 SourceLocation Before, const SourceManager &SM,
-                                 llvm::SmallVectorImpl<const ValueDecl *> &Out) {
+static void addVariablesDeclaredIn(const CompoundStmt &Block,
+                                   SourceLocation Before,
+                                   const SourceManager &SM,
+                                   llvm::function_ref<bool(QualType)> Wanted,
+                                   llvm::SmallVectorImpl<const ValueDecl *> &Out) {
   for (const Stmt *S : Block.body()) {
     if (!SM.isBeforeInTranslationUnit(S->getEndLoc(), Before))
       break;
     if (const auto *Decls = dyn_cast<DeclStmt>(S))
       for (const Decl *D : Decls->decls())
         if (const auto *Var = dyn_cast<VarDecl>(D))
-          if (api::isDeviceOrDeviceType(Var->getType()))
+          if (Wanted(Var->getType()))
             Out.push_back(Var);
   }
 }
 
-/// The `c10::Device` variables that can be named at \p Call: locals declared
-/// before it in enclosing blocks, parameters, and fields of the class.
 llvm::SmallVector<const ValueDecl *, 2>
-devicesInScope(const Stmt &Call, ASTContext &Ctx) {
+variablesInScope(const Stmt &Call, ASTContext &Ctx,
+                 llvm::function_ref<bool(QualType)> Wanted) {
   llvm::SmallVector<const ValueDecl *, 2> Devices;
   DynTypedNodeList Parents = Ctx.getParents(Call);
   while (!Parents.empty()) {
     const DynTypedNode &Parent = Parents[0];
     if (const auto *Block = Parent.get<CompoundStmt>())
-      addDevicesDeclaredIn(*Block, Call.getBeginLoc(), Ctx.getSourceManager(),
-                           Devices);
+      addVariablesDeclaredIn(*Block, Call.getBeginLoc(),
+                             Ctx.getSourceManager(), Wanted, Devices);
     if (Parent.get<LambdaExpr>())
       break; // Captures would change the lambda: stop at its boundary.
     if (const auto *Fn = Parent.get<FunctionDecl>()) {
       for (const ParmVarDecl *Param : Fn->parameters())
-        if (api::isDeviceOrDeviceType(Param->getType()))
+        if (Wanted(Param->getType()))
           Devices.push_back(Param);
       if (const auto *Method = dyn_cast<CXXMethodDecl>(Fn))
         for (const FieldDecl *Field : Method->getParent()->fields())
-          if (api::isDeviceOrDeviceType(Field->getType()))
+          if (Wanted(Field->getType()))
             Devices.push_back(Field);
       break;
     }
@@ -212,13 +238,15 @@ const FunctionDecl *enclosingFunction(const Stmt &S, ASTContext &Ctx) {
   return nullptr;
 }
 
-bool isUnderCondition(const Stmt &S, ASTContext &Ctx) {
+bool isUnderConditionWithin(const Stmt &S, const Stmt *Ancestor,
+                            ASTContext &Ctx) {
   DynTypedNode Node = DynTypedNode::create(S);
-  while (true) {
+  while (!Ancestor || Node.get<Stmt>() != Ancestor) {
     DynTypedNodeList Parents = Ctx.getParents(Node);
     if (Parents.empty() || Parents[0].get<FunctionDecl>() ||
         Parents[0].get<LambdaExpr>())
       return false;
+    // Null where the child is a declaration (`auto saved = m.to(d);`).
     const Stmt *Child = Node.get<Stmt>();
     if (const Stmt *Parent = Parents[0].get<Stmt>()) {
       if (isa<SwitchCase>(Parent))
@@ -235,6 +263,11 @@ bool isUnderCondition(const Stmt &S, ASTContext &Ctx) {
     }
     Node = Parents[0];
   }
+  return false;
+}
+
+bool isUnderCondition(const Stmt &S, ASTContext &Ctx) {
+  return isUnderConditionWithin(S, nullptr, Ctx);
 }
 
 bool containsErrors(const Stmt &S) {

@@ -7,6 +7,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/Stmt.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include <optional>
 #include <string>
@@ -27,16 +28,16 @@ const Expr *ignoreTemporaries(const Expr *E);
 /// `x`, `this->x` or `x_` inside a method. Null otherwise.
 const ValueDecl *namedObject(const Expr &E);
 
-/// The references to \p Decl in \p Body that start after \p After, in source
-/// order.
+/// The references to \p Decl in \p Body that may be evaluated after \p After
+/// (later in the same block, in a block \p After's block reaches, or again
+/// in the next iteration of a loop), in source order.
 std::vector<const Expr *> referencesAfter(const ValueDecl &Decl,
-                                          const Stmt &Body,
-                                          SourceLocation After,
+                                          const Stmt &Body, const Stmt &After,
                                           ASTContext &Ctx);
 
 /// The first of referencesAfter(), or null.
 const Expr *firstReferenceAfter(const ValueDecl &Decl, const Stmt &Body,
-                                SourceLocation After, ASTContext &Ctx);
+                                const Stmt &After, ASTContext &Ctx);
 
 /// The body of the function, lambda or block that encloses \p S.
 const Stmt *enclosingFunctionBody(const Stmt &S, ASTContext &Ctx);
@@ -44,10 +45,12 @@ const Stmt *enclosingFunctionBody(const Stmt &S, ASTContext &Ctx);
 /// The source text of \p E, or nothing if it comes from a macro.
 std::optional<std::string> sourceText(const Expr &E, const ASTContext &Ctx);
 
-/// The `c10::Device` and `c10::DeviceType` variables that can be named at \p S: locals declared
-/// before it in enclosing blocks, parameters, and fields of the class.
-llvm::SmallVector<const ValueDecl *, 2> devicesInScope(const Stmt &S,
-                                                       ASTContext &Ctx);
+/// The variables of a \p Wanted type that can be named at \p S: locals
+/// declared before it in enclosing blocks, parameters, and fields of the
+/// class.
+llvm::SmallVector<const ValueDecl *, 2>
+variablesInScope(const Stmt &S, ASTContext &Ctx,
+                 llvm::function_ref<bool(QualType)> Wanted);
 
 /// The string literal \p E is, through implicit conversions, parentheses and
 /// the construction of a std::string from it: `"cpu"`, `std::string("cpu")`.
@@ -59,6 +62,10 @@ const FunctionDecl *enclosingFunction(const Stmt &S, ASTContext &Ctx);
 /// Whether \p S runs only under a condition in its function: in a branch of
 /// an `if`, a `switch`, a `?:` or the right operand of `&&`/`||`.
 bool isUnderCondition(const Stmt &S, ASTContext &Ctx);
+/// The same, counting only the conditions between \p S and \p Ancestor (a
+/// copy on some iterations of a loop only).
+bool isUnderConditionWithin(const Stmt &S, const Stmt *Ancestor,
+                            ASTContext &Ctx);
 
 /// Whether the compiler recovered from an error inside \p S: an expression
 /// that contains errors (a call it could not resolve became a RecoveryExpr)

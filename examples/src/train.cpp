@@ -33,7 +33,7 @@ void train(ShapesNet& model, const TrainConfig& cfg, torch::Device device) {
     for (auto& batch : *loader) {
       auto images = batch.data.to(device);
       auto labels = batch.target;
-      auto mask = class_mask.to(device);  // BUG(device-mid-graph-to): class_mask never changes, yet it is copied host->device every step
+      auto mask = class_mask.to(device);  // BUG(device-loop-invariant-to): class_mask never changes, yet it is copied host->device every step
       auto outs = model->forward(images);
 
       // Deep supervision: main head + auxiliary head.

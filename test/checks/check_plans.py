@@ -255,9 +255,9 @@ def check_finding(check, finding, plan, source):
     elif check == 'device-loop-copy-to':
         check_move(finding, plan, loop_copy_method(finding, lines))
     elif check == 'device-mid-graph-to':
-        message = finding['message']
-        per_step = quoted_after(message, r'yet ')
-        check_move(finding, plan, per_step or quoted_after(message, '^'))
+        check_move(finding, plan, quoted_after(finding['message'], '^'))
+    elif check == 'device-loop-invariant-to':
+        check_move(finding, plan, quoted_after(finding['message'], r'yet '))
     elif check == 'device-host-access':
         check_host_access(finding, plan)
     elif check == 'device-unregistered-member':

@@ -61,6 +61,22 @@ void ifForm(torch::Tensor x) {
   // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 'x.cpu()' on the CPU meets 'x_dev' on 'device' (which may be a GPU) in 'operator/': {{.*}} [device-mismatch]
 }
 
+// Indexing with tensors keeps the dimensions: the result is no 0-dim scalar.
+void indexedRows(torch::Device device, torch::Tensor table, torch::Tensor idx) {
+  auto rows = table.to(device).index({idx.cpu()});
+  auto stats = rows.mean(0).cpu();
+  auto centered = rows - stats;
+  // CHECK-MESSAGES: :[[@LINE-1]]:19: warning: 'stats' on the CPU meets 'rows' on 'device' (which may be a GPU) in 'operator-': {{.*}} [device-mismatch]
+  // An integer index may leave a 0-dim tensor: quiet.
+  auto first = rows.cpu()[0];
+  auto n1 = rows - first;
+  auto n2 = rows - rows.cpu().select(0, 1);
+  auto n3 = rows - rows.cpu().index({0});
+  // A quantile of every element is 0-dim.
+  auto threshold = rows.norm(2, 1).quantile(0.9).cpu();
+  auto n4 = rows.norm(2, 1) < threshold;
+}
+
 void fromString(const std::string &flag, torch::Tensor x) {
   torch::Device device(flag);
   auto x_dev = x.to(device);

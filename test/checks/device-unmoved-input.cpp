@@ -115,3 +115,29 @@ void negatives(std::shared_ptr<Net> model, std::shared_ptr<Net> other,
   // The input is moved inline.
   auto n12 = fc(torch::randn({1, 4}).cuda());
 }
+
+// A submodule reached from outside its owner: Module::to moved it with the
+// owner when the owner registers it.
+struct AutoEncoder : torch::nn::Module {
+  AutoEncoder() {
+    decoder = register_module("decoder", torch::nn::Linear(4, 8));
+    head = torch::nn::Linear(8, 2);  // never registered: not moved with it
+  }
+  torch::nn::Linear decoder{nullptr}, head{nullptr};
+};
+
+void submodules(torch::Device device) {
+  auto ae = std::make_shared<AutoEncoder>();
+  auto unmoved = std::make_shared<AutoEncoder>();
+  auto z0 = ae->decoder->forward(torch::randn({1, 4}));
+  ae->to(device);
+  auto z1 = ae->decoder->forward(torch::randn({1, 4}));
+  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: 'torch::randn({1, 4})' is on the CPU, but 'decoder' was moved to 'device' (which may be a GPU): {{.*}} [device-unmoved-input]
+  // CHECK-MESSAGES: :[[@LINE-3]]:3: note: 'ae' is moved to 'device' (which may be a GPU) here
+  auto z2 = ae->decoder(torch::randn({1, 4}));
+  // CHECK-MESSAGES: :[[@LINE-1]]:13: warning: 'torch::randn({1, 4})' is on the CPU, but 'decoder' {{.*}} [device-unmoved-input]
+  // Negatives: an unregistered member stays behind; an owner never moved.
+  auto n1 = ae->head->forward(torch::randn({1, 8}));
+  auto n2 = unmoved->decoder->forward(torch::randn({1, 4}));
+  auto n3 = ae->decoder->forward(torch::randn({1, 4}).to(device));
+}

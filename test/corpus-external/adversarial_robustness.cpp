@@ -47,7 +47,7 @@ int main() {
   for (int b = 0; b < 50; ++b) {
     auto images = torch::rand({64, 3, 32, 32}, torch::device(device));
     auto labels = torch::randint(0, 10, {64}, torch::TensorOptions().dtype(torch::kLong).device(device));
-    auto w = class_weights.to(device);  // BUG(device-mid-graph-to): class_weights never changes in the loop; copied to the device every batch
+    auto w = class_weights.to(device);  // BUG(device-loop-invariant-to): class_weights never changes in the loop; copied to the device every batch
     auto out = model->forward((images + universal + 0.01 * noise_dev).clamp(0, 1));
     auto loss = -torch::nn::functional::cross_entropy(out, labels, torch::nn::functional::CrossEntropyFuncOptions().weight(w));
     opt.zero_grad();

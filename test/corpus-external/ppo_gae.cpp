@@ -63,7 +63,7 @@ int main() {
     {
       torch::NoGradGuard no_grad;
       for (int64_t t = 0; t < horizon; ++t) {
-        auto x = (obs.to(device) - obs_mean.to(device)) / obs_std.to(device);  // BUG(device-mid-graph-to): obs_mean/obs_std never change, yet are copied to the device every step
+        auto x = (obs.to(device) - obs_mean.to(device)) / obs_std.to(device);  // BUG(device-loop-invariant-to): obs_mean/obs_std never change, yet are copied to the device every step
         torch::Tensor mu, std, v;
         std::tie(mu, std, v) = net->forward(x.unsqueeze(0));
         auto a = mu + std * torch::randn_like(mu);

@@ -9,7 +9,7 @@ class PriorSmoother {
   explicit PriorSmoother(int64_t labels) : prior_(torch::eye(labels) * 0.8 + 0.2 / labels) {}
   // Mixes the predicted probabilities with the label-correlation prior.
   torch::Tensor apply(const torch::Tensor& probs) const {
-    return probs.matmul(prior_.to(probs.device()));  // BUG(device-mid-graph-to): prior_ never changes, yet every training step (main() calls apply() per batch) copies it to the device again
+    return probs.matmul(prior_.to(probs.device()));  // BUG(device-loop-invariant-to): prior_ never changes, yet every training step (main() calls apply() per batch) copies it to the device again
   }
 
  private:
@@ -35,7 +35,7 @@ int main() {
     auto images = torch::rand({32, 3, 96, 96}, opts);
     auto targets = (torch::rand({32, labels}, opts) < 0.05).to(torch::kFloat);
     auto logits = model->forward(images);
-    auto bce = torch::binary_cross_entropy_with_logits(logits, targets, {}, pos_weight.to(device));  // BUG(device-mid-graph-to): pos_weight is loop-invariant: a host-to-device copy on every step (pos_weight_dev above already holds it)
+    auto bce = torch::binary_cross_entropy_with_logits(logits, targets, {}, pos_weight.to(device));  // BUG(device-loop-invariant-to): pos_weight is loop-invariant: a host-to-device copy on every step (pos_weight_dev above already holds it)
     auto smoothed = smoother.apply(torch::sigmoid(logits));
     auto consistency = torch::binary_cross_entropy(smoothed.clamp(1e-6, 1 - 1e-6), targets);
     auto loss = bce + 0.1 * consistency;

@@ -7,6 +7,8 @@
 Every .cpp under DIR (recursively) is analysed through a compile database that uses the LibTorch
 precompiled header and adds the file's own directory to the include path (the multi-file projects
 include their headers). The SARIF output is scored by score.py; a rule below its floor fails.
+A corpus is scored on the rules it was labelled for: those its floors name (all rules when it
+names none).
 """
 import argparse
 import json
@@ -37,8 +39,11 @@ def main():
         with open(os.path.join(work, 'compile_commands.json'), 'w') as f:
             json.dump(entries, f, indent=1)
         sarif = os.path.join(work, 'out.sarif')
+        with open(args.thresholds, encoding='utf-8') as f:
+            rules = sorted(json.load(f))
+        checks = ['--checks=-*,' + ','.join(rules)] if rules else []
         tidy = subprocess.run([args.torch_tidy, '-p', work, '-j', args.jobs, '--quiet',
-                               '--format=sarif', '--output=' + sarif],
+                               '--format=sarif', '--output=' + sarif] + checks,
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         # 0, or 1 for findings treated as errors; a crash or a compiler error is a failure.
         results = json.load(open(sarif))['runs'][0]['results'] if os.path.exists(sarif) else None

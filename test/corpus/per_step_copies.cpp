@@ -33,9 +33,9 @@ int main() {
 
   for (int step = 0; step < 100; ++step) {
     auto x = torch::randn({4, T, D}).to(device);  // new data every step: must move
-    auto m = mask.to(device);  // BUG(device-mid-graph-to): mask never changes; a host->device copy every step
+    auto m = mask.to(device);  // BUG(device-loop-invariant-to): mask never changes; a host->device copy every step
     auto out = attn->forward(x, m) + attn->forward(x, mask_on_device);
-    auto w = class_weights.to(device);  // BUG(device-mid-graph-to): constant weights copied every step
+    auto w = class_weights.to(device);  // BUG(device-loop-invariant-to): constant weights copied every step
     auto logits = out.mean(1).narrow(1, 0, 4);
     auto target = torch::randint(0, 4, {4}).to(device);
     auto loss = torch::nll_loss(torch::log_softmax(logits, 1), target, w);

@@ -675,6 +675,117 @@ torch::Tensor labels(const Data &data, torch::Device device) {
 '''
 
 
+# A project whose device facts cross files: the model's forward() and the
+# helpers are defined in one file, the device chosen and the model moved in
+# another (train.cpp). Each file is analysed once; the findings that depend
+# on another file's facts are kept back and resolved at the end of the run.
+CROSS_FILE_MODEL_H = r"""#pragma once
+#include <torch/torch.h>
+struct AttentionImpl : torch::nn::Module {
+  AttentionImpl();
+  torch::Tensor forward(const torch::Tensor &x);
+  torch::nn::Linear proj{nullptr};
+};
+TORCH_MODULE(Attention);
+struct IdleImpl : torch::nn::Module {
+  IdleImpl();
+  torch::Tensor forward(const torch::Tensor &x);
+  torch::nn::Linear proj{nullptr};
+};
+TORCH_MODULE(Idle);
+torch::Tensor contrastive_loss(const torch::Tensor &sim);
+torch::Tensor cpu_only_metric(const torch::Tensor &scores);
+float first_score(const torch::Tensor &scores);
+"""
+
+CROSS_FILE_MODEL_CPP = r"""#include "model.h"
+AttentionImpl::AttentionImpl() { proj = register_module("proj", torch::nn::Linear(4, 4)); }
+torch::Tensor AttentionImpl::forward(const torch::Tensor &x) {
+  auto mask = torch::ones({4});
+  return proj(x) * mask;
+}
+IdleImpl::IdleImpl() { proj = register_module("proj", torch::nn::Linear(4, 4)); }
+torch::Tensor IdleImpl::forward(const torch::Tensor &x) {
+  return proj(x) + torch::ones({4});
+}
+"""
+
+CROSS_FILE_LOSSES_CPP = r"""#include "model.h"
+torch::Tensor contrastive_loss(const torch::Tensor &sim) {
+  auto eye = torch::eye(sim.size(0));
+  return (sim - eye).pow(2).mean();
+}
+torch::Tensor cpu_only_metric(const torch::Tensor &scores) {
+  return scores + torch::ones({4});
+}
+float first_score(const torch::Tensor &scores) {
+  const float *p = scores.data_ptr<float>();
+  return p[0];
+}
+"""
+
+CROSS_FILE_TRAIN_CPP = r"""#include "model.h"
+int main() {
+  torch::Device device(torch::cuda::is_available() ? torch::kCUDA : torch::kCPU);
+  Attention attention;
+  attention->to(device);
+  Idle idle;
+  auto x = torch::randn({4, 4}).to(device);
+  auto loss = contrastive_loss(attention(x));
+  auto metric = cpu_only_metric(torch::randn({4}));
+  auto best = first_score(x);
+  return 0;
+}
+"""
+
+CROSS_FILE_CHECKS = ['device-factory-without-device', 'device-host-access']
+
+
+class CrossFileTest(ProjectTestCase):
+    """Findings in one file whose device facts another file supplies."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.paths = cls.make({'model.h': CROSS_FILE_MODEL_H,
+                              'model.cpp': CROSS_FILE_MODEL_CPP,
+                              'losses.cpp': CROSS_FILE_LOSSES_CPP,
+                              'train.cpp': CROSS_FILE_TRAIN_CPP})
+        cls.whole = run(['-p', cls.root, '-j', '2', '--format=json'], cwd=cls.root)
+        cls.alone = run(['-p', cls.root, cls.paths['losses.cpp'], '--format=json'],
+                        cwd=cls.root)
+
+    def findings(self, result):
+        self.assertNoCrash(result)
+        return [i for i in json.loads(result.out) if i['check'] in CROSS_FILE_CHECKS]
+
+    def test_findings_in_the_files_the_device_never_reaches_by_name(self):
+        found = sorted((os.path.basename(i['file']), i['line'], i['check'])
+                       for i in self.findings(self.whole))
+        self.assertEqual(found, [
+            ('losses.cpp', 3, 'device-factory-without-device'),
+            ('losses.cpp', 10, 'device-host-access'),
+            ('model.cpp', 4, 'device-factory-without-device'),
+        ], self.whole)
+
+    def test_each_names_where_the_other_file_supplies_the_device(self):
+        notes = {(os.path.basename(i['file']), i['line']):
+                 [(os.path.basename(n['file']), n['line'], n['message'])
+                  for n in i['notes']]
+                 for i in self.findings(self.whole)}
+        self.assertIn(('train.cpp', 8, "'contrastive_loss' is called here with "
+                       "'attention(x)' on 'device' (which may be a GPU)"),
+                      notes[('losses.cpp', 3)])
+        self.assertIn(('train.cpp', 10, "'first_score' is called here with 'x' "
+                       "on 'device' (which may be a GPU)"),
+                      notes[('losses.cpp', 10)])
+        self.assertIn(('train.cpp', 5, "'Attention' is moved to 'device' (which "
+                       "may be a GPU) here"), notes[('model.cpp', 4)])
+
+    def test_a_file_analysed_alone_keeps_what_it_cannot_know_back(self):
+        self.assertEqual(self.findings(self.alone), [], self.alone)
+        self.assertEqual(self.alone.code, 0, self.alone)
+
+
 class OfficialExamplesTest(ProjectTestCase):
     """The constructs of the official examples: analysed, no crash."""
 

@@ -32,7 +32,7 @@ int main() {
       gts.push_back(torch::cat({xy, xy + 32 + torch::rand({5, 2}) * 32}, 1));
     }
     for (auto& g : gts) g = g.to(device);
-    auto anchors_dev = anchors.to(device);  // BUG(device-mid-graph-to): anchors never change; copied to the device every step
+    auto anchors_dev = anchors.to(device);  // BUG(device-loop-invariant-to): anchors never change; copied to the device every step
     auto out = model->forward(images);
 
     auto loss = torch::zeros({}, torch::device(device));

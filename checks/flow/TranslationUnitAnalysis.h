@@ -1,0 +1,132 @@
+//===--- TranslationUnitAnalysis.h - The dataflow of one translation unit -===//
+//
+// The per-translation-unit store of the device dataflow: the facts of every
+// function analysed on its own and in the context of each call or moved
+// class, what each module class registers and whether any instance of it is
+// moved, and what each class's fields hold across its methods. Every check
+// that reads the dataflow shares it; it is computed on demand and forgotten
+// at the start of the next translation unit.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TORCH_TIDY_CHECKS_FLOW_TRANSLATIONUNITANALYSIS_H
+#define TORCH_TIDY_CHECKS_FLOW_TRANSLATIONUNITANALYSIS_H
+
+#include "ClassFacts.h"
+#include "CrossFileRecorder.h"
+#include "Facts.h"
+#include "api/ModuleRegistrations.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Mangle.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+
+namespace clang::tidy::torch_tidy::flow {
+
+class TranslationUnitAnalysis {
+public:
+  /// The analysis of the translation unit \p Ctx belongs to.
+  static TranslationUnitAnalysis &of(ASTContext &Ctx);
+  /// Forgets the previous translation unit; called by every check that reads
+  /// the dataflow at the start of each translation unit.
+  static void reset();
+
+  /// The facts of \p Fn on its own: parameters unknown; for a method, the
+  /// fields its class keeps across methods.
+  const FunctionFacts &root(const FunctionDecl &Fn);
+  /// The facts of \p Fn entered with \p Entry. Recorded for the rules unless
+  /// \p Report is false (an analysis only for the class's field facts).
+  const FunctionFacts &inContext(const FunctionDecl &Fn, State Entry,
+                                 CallContext Context, bool Report = true);
+  /// The facts of the forward() of a module class that is moved to an
+  /// accelerator somewhere in the translation unit, with its registered
+  /// members and inputs there; null for any other function.
+  const FunctionFacts *movedClassContext(const FunctionDecl &Fn);
+  /// A function analysed in a context, and the fact another translation
+  /// unit must supply for what it finds there to hold (none: it holds).
+  struct ContextEntry {
+    const FunctionFacts *Facts;
+    std::optional<Need> Condition;
+  };
+  /// The functions analysed in a context, in the order computed.
+  const std::vector<ContextEntry> &contextFacts() const { return ContextOrder; }
+
+  /// What the main file's functions do if other translation units supply
+  /// what only they can show: each tensor parameter of an externally
+  /// visible function given a tensor on an accelerator, the forward() of a
+  /// module class that this file does not move run as if it were moved.
+  /// Computed once, after the rest; empty unless a cross-file recorder is
+  /// installed.
+  const std::vector<ContextEntry> &hypotheses();
+
+  /// Records, for other translation units, that \p Call passes \p Arg, a
+  /// tensor on an accelerator, as parameter \p Param of \p Callee, which
+  /// this translation unit does not define.
+  void supplyCall(const CallExpr &Call, const FunctionDecl &Callee,
+                  unsigned Param, const Operand &Arg);
+
+  const api::Registrations &registrations(const CXXRecordDecl &Module);
+  /// What the registered members of \p Module are once it is \p Moved: its
+  /// tensors on that device, its submodules moved too.
+  State movedMembers(const CXXRecordDecl &Module, const ModuleValue &Moved);
+  const ClassFacts &classFacts(const CXXRecordDecl &Record);
+  /// Where an instance of \p Module (or of a module that registers it) is
+  /// moved to a device that may be an accelerator; null when none is.
+  const ModuleValue *movedTo(const CXXRecordDecl &Module);
+
+  /// The definition of \p Fn when the analysis follows calls of it: the
+  /// user's code, not recursive, not virtual.
+  const FunctionDecl *followedDefinition(const FunctionDecl *Fn);
+
+  /// Whether the main file names an accelerator anywhere (kCUDA, "cuda",
+  /// .cuda(), torch::cuda::is_available()): a program that never does has
+  /// no device findings.
+  bool namesAccelerator();
+
+  /// How many functions hit the solver's bound.
+  unsigned boundHits() const { return BoundHits; }
+
+  ASTContext &context() const { return Ctx; }
+
+private:
+  explicit TranslationUnitAnalysis(ASTContext &Ctx) : Ctx(Ctx) {}
+  const FunctionFacts &analyze(const FunctionDecl &Fn, State Entry,
+                               std::optional<CallContext> Context);
+  void findRecursion();
+  void findMovedClasses();
+  void supplyRegistrations();
+  /// How other translation units name \p Fn and \p Module.
+  std::string entityOf(const FunctionDecl &Fn);
+  std::string entityOf(const CXXRecordDecl &Module) const;
+  void analyzeHypothesis(const FunctionDecl &Fn, State Entry, CallContext Context,
+                         Need Condition);
+
+  ASTContext &Ctx;
+  std::vector<std::unique_ptr<FunctionFacts>> Owned;
+  std::map<const FunctionDecl *, const FunctionFacts *> Roots;
+  std::map<std::pair<const FunctionDecl *, std::string>, const FunctionFacts *>
+      InContext;
+  std::map<const FunctionDecl *, const FunctionFacts *> MovedClass;
+  std::vector<ContextEntry> ContextOrder;
+  llvm::DenseSet<const FunctionFacts *> Reported;
+  /// The condition of the hypothesis being analysed, if any.
+  std::optional<Need> Hypothesis;
+  std::optional<std::vector<ContextEntry>> Hypotheses;
+  std::set<std::pair<const CallExpr *, unsigned>> SuppliedCalls;
+  std::unique_ptr<ASTNameGenerator> Names;
+  std::map<const CXXRecordDecl *, api::Registrations> Registered;
+  std::map<const CXXRecordDecl *, std::unique_ptr<ClassFacts>> Classes;
+  std::optional<llvm::DenseMap<const CXXRecordDecl *, ModuleValue>> Moved;
+  std::optional<llvm::DenseSet<const Decl *>> Recursive;
+  llvm::DenseSet<const FunctionDecl *> InProgress;
+  std::optional<bool> NamesAccelerator;
+  unsigned BoundHits = 0;
+};
+
+} // namespace clang::tidy::torch_tidy::flow
+
+#endif // TORCH_TIDY_CHECKS_FLOW_TRANSLATIONUNITANALYSIS_H
