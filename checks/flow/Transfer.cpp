@@ -190,8 +190,28 @@ void Transfer::declare(const VarDecl &Var, State &Current, Evaluator &Eval) {
     fieldsFromCall(Var, Init, Current, Eval);
 }
 
+/// `std::tie(a, b)`: the call that binds references to assign through.
+static const CallExpr *tieOf(const Expr *Target) {
+  const auto *Call = dyn_cast<CallExpr>(utils::ignoreTemporaries(Target));
+  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+  return Callee && Callee->isInStdNamespace() &&
+                 Callee->getDeclName().isIdentifier() && Callee->getName() == "tie"
+             ? Call
+             : nullptr;
+}
+
 void Transfer::assign(const Expr *Target, const Expr *Value, State &Current,
                       Evaluator &Eval) {
+  // `std::tie(mu, v) = model->forward(x);`: each gets the join of the
+  // elements, as structured bindings do.
+  if (const CallExpr *Tie = tieOf(Target)) {
+    TensorValue New = Eval.tensor(Value);
+    for (const Expr *Arg : Tie->arguments())
+      if (Location Place = Eval.locationOf(Arg);
+          Place.Base && isTensorValued(Arg->getType()))
+        set(Current, Place, New);
+    return;
+  }
   if (!isTensorValued(Target->getType()))
     return;
   Location Place = Eval.locationOf(Target);

@@ -2,6 +2,7 @@
 
 #include <map>
 #include <string>
+#include <tuple>
 
 // Structs a helper returns: each field keeps its own device, and a field the
 // analysis does not know is not the join of the others.
@@ -24,6 +25,28 @@ void trainStep(torch::Device device) {
   Sample s = load();
   auto image = s.image.to(device);
   auto loss = torch::l1_loss(net->forward(image), s.target);
+}
+
+// `std::tie` of a moved module's outputs: each is on its device.
+struct TwoHeads : torch::nn::Module {
+  TwoHeads() : fc(register_module("fc", torch::nn::Linear(4, 4))) {}
+  std::tuple<torch::Tensor, torch::Tensor> forward(const torch::Tensor &x) {
+    return std::make_tuple(fc(x), fc(x).sum(1));
+  }
+  torch::nn::Linear fc;
+};
+
+void tiedOutputs(torch::Device device) {
+  auto heads = std::make_shared<TwoHeads>();
+  heads->to(device);
+  torch::Tensor logits, value;
+  std::tie(logits, value) = heads->forward(torch::randn({2, 4}, torch::device(device)));
+  auto returns = torch::ones({2}) + value;
+  // CHECK-MESSAGES: :[[@LINE-1]]:18: warning: tensor created without a device is on the CPU, and meets a tensor on 'device' (which may be a GPU) in 'operator+' [device-factory-without-device]
+  // Negative: tied from CPU tensors.
+  torch::Tensor a, b;
+  std::tie(a, b) = std::make_tuple(torch::ones({2}), torch::zeros({2}));
+  auto n1 = torch::ones({2}) + b;
 }
 
 // Negatives.
