@@ -160,7 +160,7 @@ TEST_F(Fixture, TheDiagnosticsNamedInTheContextChooseTheFindings) {
   json Params = onLine(0); // a line with no finding
   json Named = showFindings({cudaCall()}, File, Texts, Target.Encoding)[0]
                    .Diagnostic;
-  Params["context"]["diagnostics"] = {Named};
+  Params["context"]["diagnostics"] = json::array({Named});
   json Actions = actions(Both, Params);
   ASSERT_EQ(Actions.size(), 1u) << Actions.dump(1);
   EXPECT_EQ(Actions[0]["diagnostics"][0]["message"],
