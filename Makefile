@@ -37,13 +37,14 @@ FUZZ_SMOKE_SECONDS ?= 10
 # The smoke run in make test: this many inputs per fuzzer from seed 1, so that
 # CI is deterministic; make fuzz explores for FUZZ_SECONDS.
 FUZZ_SMOKE_RUNS ?= 20000
-# The sanitized tests: unit, probe, check fixtures and replay plans; not e2e/,
-# whose subprocesses (stock clang-tidy with our plugin) cannot load ASan code,
+# The sanitized tests: unit, probe, dataflow, check fixtures and replay plans;
+# not e2e/ and speed/, whose subprocesses (stock clang-tidy with our plugin)
+# cannot load ASan code and which parse LibTorch dozens of times,
 # nor the corpus gates (minutes each, and the fixtures cover the same code).
 # make test runs the unit and probe tests only: the fixtures would add about
 # six minutes (README.md, "Fuzzing and sanitizers").
-SANITIZE_TESTS ?= -E '^(e2e|corpus)/'
-SANITIZE_SMOKE_TESTS ?= -E '^(check|e2e|corpus|plans)/'
+SANITIZE_TESTS ?= -E '^(e2e|speed|corpus)/'
+SANITIZE_SMOKE_TESTS ?= -E '^(check|e2e|speed|corpus|plans)/'
 SANITIZER_FLAGS = -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++-19
 
 fuzz-build: deps
