@@ -2,6 +2,7 @@
 
 #include "FunctionAnalysis.h"
 #include "CallSites.h"
+#include "LiveLocals.h"
 #include "LocalVariables.h"
 #include "Solver.h"
 #include "Transfer.h"
@@ -92,9 +93,13 @@ FunctionFacts analyzeFunction(const FunctionDecl &Fn, TranslationUnitAnalysis &T
     return Facts;
 
   LocalVariables Locals(*Body, Ctx);
+  LiveLocals Live(*Graph, *Body);
   CallSites Calls(TU, Facts.Context);
   Transfer T(Ctx, Locals, Calls);
-  auto Interpret = [&](const CFGBlock &Block, State &S) { T.block(Block, S); };
+  auto Interpret = [&](const CFGBlock &Block, State &S) {
+    T.block(Block, S);
+    Live.forgetDead(Block, S);
+  };
 
   Facts.Returned = TensorValue::emptySequence();
   T.recordInto(&Facts);
