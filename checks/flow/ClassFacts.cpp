@@ -13,12 +13,9 @@ static bool isTensorValued(QualType Type) {
   return api::isTensorType(Type) || api::holdsTensors(Type);
 }
 
-/// The fields of \p Fields that code outside their class assigns:
-/// `stats.total = x;`.
-static llvm::DenseSet<const FieldDecl *>
-assignedFromOutside(llvm::ArrayRef<const FieldDecl *> Fields, ASTContext &Ctx) {
+llvm::DenseSet<const FieldDecl *>
+findFieldsAssignedFromOutside(llvm::ArrayRef<Decl *> Declarations) {
   struct Finder : RecursiveASTVisitor<Finder> {
-    llvm::ArrayRef<const FieldDecl *> Fields;
     llvm::DenseSet<const FieldDecl *> Found;
     bool shouldVisitTemplateInstantiations() const { return true; }
     bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Op) {
@@ -27,19 +24,14 @@ assignedFromOutside(llvm::ArrayRef<const FieldDecl *> Fields, ASTContext &Ctx) {
       const auto *Member =
           dyn_cast<MemberExpr>(utils::ignoreTemporaries(Op->getArg(0)));
       if (Member && !isa<CXXThisExpr>(Member->getBase()->IgnoreImplicit()))
-        if (const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
-            Field && llvm::is_contained(Fields, Field))
+        if (const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl()))
           Found.insert(Field);
       return true;
     }
   } Finder;
-  Finder.Fields = Fields;
-  const SourceManager &SM = Ctx.getSourceManager();
-  for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
-    if (!SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())) &&
-        !api::isLibTorchDecl(D))
-      Finder.TraverseDecl(D);
-  return Finder.Found;
+  for (Decl *D : Declarations)
+    Finder.TraverseDecl(D);
+  return std::move(Finder.Found);
 }
 
 /// What the in-class initialisers give the fields (a class whose only
@@ -122,8 +114,9 @@ ClassFacts computeClassFacts(const CXXRecordDecl &Record,
                             /*Report=*/false),
                Fields2);
   }
-  for (const FieldDecl *Field : assignedFromOutside(Fields, TU.context()))
-    Fields2.Tensors.erase(Location(Field));
+  for (const FieldDecl *Field : Fields)
+    if (TU.fieldsAssignedFromOutside().contains(Field))
+      Fields2.Tensors.erase(Location(Field));
   for (const auto &[Place, Value] : Fields2.Tensors)
     if (!Value.isUnknown() && !Value.EmptySequence)
       Facts.Fields.Tensors.emplace(Place, Value);

@@ -14,6 +14,7 @@
 
 #include "State.h"
 #include "clang/AST/DeclCXX.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace clang::tidy::torch_tidy::flow {
 
@@ -29,6 +30,11 @@ struct ClassFacts {
 /// registers, which the module context models instead).
 ClassFacts computeClassFacts(const CXXRecordDecl &Record,
                              TranslationUnitAnalysis &TU);
+
+/// The fields that the code in \p Declarations assigns from outside their
+/// class: `stats.total = x;`.
+llvm::DenseSet<const FieldDecl *>
+findFieldsAssignedFromOutside(llvm::ArrayRef<Decl *> Declarations);
 
 } // namespace clang::tidy::torch_tidy::flow
 

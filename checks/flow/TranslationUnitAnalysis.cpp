@@ -21,17 +21,26 @@ namespace {
 // reuse a freed one's): reset() forgets the previous one.
 thread_local std::unique_ptr<TranslationUnitAnalysis> Current;
 
-/// Calls \p Visit on the declarations of the user's code: the main file and
-/// headers that are neither system headers nor LibTorch's.
-template <typename Fn> void forEachUserDecl(ASTContext &Ctx, Fn Visit) {
-  const SourceManager &SM = Ctx.getSourceManager();
-  for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
-    if (!SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())) &&
-        !api::isLibTorchDecl(D))
-      Visit(D);
+} // namespace
+
+llvm::ArrayRef<Decl *> TranslationUnitAnalysis::userDeclarations() {
+  if (!UserDeclarations) {
+    UserDeclarations.emplace();
+    const SourceManager &SM = Ctx.getSourceManager();
+    for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
+      if (!SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())) &&
+          !api::isLibTorchDecl(D))
+        UserDeclarations->push_back(D);
+  }
+  return *UserDeclarations;
 }
 
-} // namespace
+const llvm::DenseSet<const FieldDecl *> &
+TranslationUnitAnalysis::fieldsAssignedFromOutside() {
+  if (!AssignedFromOutside)
+    AssignedFromOutside = findFieldsAssignedFromOutside(userDeclarations());
+  return *AssignedFromOutside;
+}
 
 TranslationUnitAnalysis &TranslationUnitAnalysis::of(ASTContext &Ctx) {
   if (!Current || &Current->Ctx != &Ctx)
@@ -222,7 +231,8 @@ struct MoveFinder : RecursiveASTVisitor<MoveFinder> {
 void TranslationUnitAnalysis::findMovedClasses() {
   Moved.emplace();
   MoveFinder Finder(Ctx, *Moved);
-  forEachUserDecl(Ctx, [&](Decl *D) { Finder.TraverseDecl(D); });
+  for (Decl *D : userDeclarations())
+    Finder.TraverseDecl(D);
   if (CrossFileRecorder *Recorder = crossFileRecorder();
       Recorder && namesAccelerator())
     for (const CXXRecordDecl *Module : Finder.MoveSites) {
@@ -258,7 +268,8 @@ const ModuleValue *TranslationUnitAnalysis::movedTo(const CXXRecordDecl &Module)
 void TranslationUnitAnalysis::findRecursion() {
   Recursive.emplace();
   CallGraph Graph;
-  forEachUserDecl(Ctx, [&](Decl *D) { Graph.addToCallGraph(D); });
+  for (Decl *D : userDeclarations())
+    Graph.addToCallGraph(D);
   for (auto SCC = llvm::scc_begin(&Graph); !SCC.isAtEnd(); ++SCC) {
     const std::vector<CallGraphNode *> &Nodes = *SCC;
     bool Cycle = Nodes.size() > 1 || SCC.hasCycle();

@@ -74,6 +74,8 @@ public:
   /// tensors on that device, its submodules moved too.
   State movedMembers(const CXXRecordDecl &Module, const ModuleValue &Moved);
   const ClassFacts &classFacts(const CXXRecordDecl &Record);
+  /// The fields that code outside their class assigns (`stats.total = x;`).
+  const llvm::DenseSet<const FieldDecl *> &fieldsAssignedFromOutside();
   /// Where an instance of \p Module (or of a module that registers it) is
   /// moved to a device that may be an accelerator; null when none is.
   const ModuleValue *movedTo(const CXXRecordDecl &Module);
@@ -91,6 +93,12 @@ public:
   unsigned boundHits() const { return BoundHits; }
 
   ASTContext &context() const { return Ctx; }
+
+  /// The top-level declarations of the user's code: the main file and
+  /// headers that are neither system headers nor LibTorch's. With a
+  /// precompiled header, listing them reads every declaration it holds, so
+  /// they are listed once.
+  llvm::ArrayRef<Decl *> userDeclarations();
 
 private:
   explicit TranslationUnitAnalysis(ASTContext &Ctx) : Ctx(Ctx) {}
@@ -124,6 +132,8 @@ private:
   std::optional<llvm::DenseSet<const Decl *>> Recursive;
   llvm::DenseSet<const FunctionDecl *> InProgress;
   std::optional<bool> NamesAccelerator;
+  std::optional<std::vector<Decl *>> UserDeclarations;
+  std::optional<llvm::DenseSet<const FieldDecl *>> AssignedFromOutside;
   unsigned BoundHits = 0;
 };
 
