@@ -54,15 +54,21 @@ bool assignsField(const Stmt &S, const FieldDecl &Field) {
 /// the input's device, whatever the member held before.
 bool writtenEarlier(const Expr &Use, const FieldDecl &Field,
                     const CompoundStmt &Body, ASTContext &Ctx) {
+  // The statement of Body that holds Use, through the declaration of a
+  // local it may initialise (`auto out = decode(z);`).
   const Stmt *Top = &Use;
+  DynTypedNode Node = DynTypedNode::create(Use);
   while (true) {
-    DynTypedNodeList Parents = Ctx.getParents(*Top);
-    const Stmt *Parent = Parents.empty() ? nullptr : Parents[0].get<Stmt>();
-    if (!Parent)
+    DynTypedNodeList Parents = Ctx.getParents(Node);
+    if (Parents.empty())
       return false;
-    if (Parent == &Body)
+    Node = Parents[0];
+    if (Node.get<Stmt>() == &Body)
       break;
-    Top = Parent;
+    if (const auto *Parent = Node.get<Stmt>())
+      Top = Parent;
+    else if (!Node.get<VarDecl>())
+      return false;
   }
   for (const Stmt *S : Body.body()) {
     if (S == Top)

@@ -136,7 +136,9 @@ struct Autoencoder : torch::nn::Module {
     this->mean = enc(x);
     var = torch::softplus(enc(x));
     this->z = this->mean + var * torch::randn_like(var);
-    return dec(this->z);
+    // Read in a declaration's initialiser (its VAE2d, networks.cpp:64).
+    torch::Tensor out = dec(this->z);
+    return out;
   }
   torch::Tensor kld() { return (mean * mean + var).sum(); }
   torch::nn::Linear enc{nullptr}, dec{nullptr};
