@@ -1,6 +1,8 @@
 //===--- Optimizers.cpp - What LibTorch's optimizers do to their tensors --===//
 
 #include "Optimizers.h"
+#include "TorchApi.h"
+#include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 
 using namespace clang::ast_matchers;
@@ -18,6 +20,16 @@ const Expr *optimizerGiven(const VarDecl &Var, const Stmt &Body,
       Body, Ctx);
   return Matches.empty() ? nullptr
                          : Matches.front().getNodeAs<Expr>("optimizer");
+}
+
+const Expr *closureRunByStep(const CallExpr &Call) {
+  const auto *Member = dyn_cast<CXXMemberCallExpr>(&Call);
+  const CXXMethodDecl *Method = Member ? Member->getMethodDecl() : nullptr;
+  if (!Method || Method->getName() != "step" || Call.getNumArgs() != 1 ||
+      isa<CXXDefaultArgExpr>(Call.getArg(0)) ||
+      !isOrDerivesFrom(Method->getParent(), "torch::optim::Optimizer"))
+    return nullptr;
+  return Call.getArg(0);
 }
 
 } // namespace clang::tidy::torch_tidy::api

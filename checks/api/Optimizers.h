@@ -15,6 +15,11 @@ namespace clang::tidy::torch_tidy::api {
 const Expr *optimizerGiven(const VarDecl &Var, const Stmt &Body,
                            ASTContext &Ctx);
 
+/// The closure of `optimizer.step(closure)`: every torch::optim optimizer
+/// calls it (LBFGS many times) before step() returns. Null for a step()
+/// without one.
+const Expr *closureRunByStep(const CallExpr &Call);
+
 } // namespace clang::tidy::torch_tidy::api
 
 #endif // TORCH_TIDY_CHECKS_API_OPTIMIZERS_H

@@ -2,7 +2,9 @@
 
 #include "CallSites.h"
 #include "TranslationUnitAnalysis.h"
+#include "api/Optimizers.h"
 #include "api/TensorMethods.h"
+#include "utils/AstHelpers.h"
 #include "clang/AST/ExprCXX.h"
 
 namespace clang::tidy::torch_tidy::flow {
@@ -26,6 +28,10 @@ static bool isLambdaCall(const FunctionDecl &Fn) {
 const FunctionFacts *CallSites::analyzeCallee(const CallExpr &Call,
                                               Evaluator &Eval) {
   const FunctionDecl *Callee = Call.getDirectCallee();
+  // `opt.step(closure)` runs the closure here, as a direct call would.
+  if (const Expr *Closure = api::closureRunByStep(Call))
+    if (const CXXMethodDecl *Run = utils::lambdaCallOperator(*Closure))
+      Callee = Run;
   const FunctionDecl *Definition = TU.followedDefinition(Callee);
   if (!Definition) {
     if (Callee && !Callee->isDefined())

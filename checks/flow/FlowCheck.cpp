@@ -3,6 +3,7 @@
 #include "FlowCheck.h"
 #include "ConflictPlan.h"
 #include "TranslationUnitAnalysis.h"
+#include "api/Optimizers.h"
 #include "plans/PlanRecorder.h"
 #include "utils/AstHelpers.h"
 #include "utils/RecordedPlace.h"
@@ -148,10 +149,14 @@ void FlowCheck::noteCallChain(const FunctionFacts &Facts,
         << "forward" << Context.Module->getName()
         << describeDevice(Context.ModuleDevice, Ctx) << !Passed.empty()
         << llvm::join(Passed, ", ");
+  else if (const Expr *Closure = api::closureRunByStep(*Chain.back()))
+    diag(Chain.back()->getBeginLoc(), "'%0' runs %1 here", DiagnosticIDs::Note)
+        << calleeName(*Chain.back()) << quoted(Closure, Ctx, "its closure");
   else
-    diag(Chain.back()->getBeginLoc(), "'%0' is called here with %1",
-         DiagnosticIDs::Note)
-        << calleeName(*Chain.back()) << llvm::join(Passed, ", ");
+    diag(Chain.back()->getBeginLoc(),
+         "'%0' is called here%select{| with %2}1", DiagnosticIDs::Note)
+        << calleeName(*Chain.back()) << !Passed.empty()
+        << llvm::join(Passed, ", ");
   for (size_t I = Chain.size() - 1; I-- > 0;)
     diag(Chain[I]->getBeginLoc(), "'%0' is called here", DiagnosticIDs::Note)
         << calleeName(*Chain[I]);

@@ -330,4 +330,16 @@ std::vector<Decl *> declarationsOutsideScope(ASTContext &Ctx) {
   return Outside;
 }
 
+const CXXMethodDecl *lambdaCallOperator(const Expr &E) {
+  const Expr *Inner = ignoreTemporaries(&E);
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(Inner);
+      Construct && Construct->getNumArgs() == 1)
+    Inner = ignoreTemporaries(Construct->getArg(0));
+  const CXXRecordDecl *Class =
+      Inner->getType().getNonReferenceType()->getAsCXXRecordDecl();
+  if (!Class || !Class->isLambda() || Class->isGenericLambda())
+    return nullptr;
+  return Class->getLambdaCallOperator();
+}
+
 } // namespace clang::tidy::torch_tidy::utils

@@ -82,6 +82,11 @@ bool containsErrors(const CXXRecordDecl &Record);
 /// clang-tidy does not), else every declaration of the translation unit.
 std::vector<Decl *> scopeDeclarations(ASTContext &Ctx);
 
+/// The call operator of the lambda \p E is: a lambda expression, a
+/// variable holding one, or a wrapper (`std::function`) constructed from
+/// either. Null for anything else, and for a generic lambda.
+const CXXMethodDecl *lambdaCallOperator(const Expr &E);
+
 /// The top-level declarations outside a limited traversal scope (none when
 /// the scope is the whole translation unit). With a precompiled header,
 /// listing them reads every top-level declaration it holds.
