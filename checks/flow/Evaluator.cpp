@@ -185,9 +185,10 @@ TensorValue Evaluator::call(const CallExpr &Call) {
                  : TensorValue::unknown();
     return Calls ? Calls->returnedBy(Call, *this) : TensorValue::unknown();
   case api::OpKind::Loss:
-    return derived(combine(operands(Call)), !api::asksNoReduction(Call));
+    return derived(combine(api::OpKind::Loss, operands(Call)),
+                   !api::asksNoReduction(Call));
   default:
-    return combine(operands(Call));
+    return combine(api::classifyFunction(Callee), operands(Call));
   }
 }
 
@@ -226,13 +227,44 @@ TensorValue Evaluator::methodCall(const CXXMemberCallExpr &Call) {
     // Views, reductions, activations: the object's device.
     return derived(tensor(Object), api::isFullReduction(Call) ||
                                        api::mayDropToZeroDim(Call));
-  return combine(operands(Call));
+  return combine(api::classifyFunction(Method), operands(Call));
 }
 
-TensorValue Evaluator::combine(const std::vector<Operand> &Operands) {
-  // The result is where the accelerator operand is, if any (a conflict was
-  // recorded otherwise).
+std::optional<unsigned>
+Evaluator::conflictingOperand(api::OpKind Kind, llvm::ArrayRef<Operand> Operands) {
+  if (Kind != api::OpKind::ElementWise &&
+      Kind != api::OpKind::ElementWiseInPlace &&
+      Kind != api::OpKind::SameDevice && Kind != api::OpKind::Loss)
+    return std::nullopt;
+  if (llvm::none_of(Operands, [](const Operand &O) {
+        return O.Value.Device == Place::Accelerator;
+      }))
+    return std::nullopt;
+  for (unsigned I = 0; I < Operands.size(); ++I) {
+    const TensorValue &Value = Operands[I].Value;
+    if (Value.Device != Place::Cpu)
+      continue;
+    // A 0-dim CPU tensor is accepted beside accelerator operands as an
+    // input of TensorIterator ops and losses, not as their output.
+    bool IsOutput = Kind == api::OpKind::ElementWiseInPlace && I == 0;
+    if (!Value.ZeroDim || IsOutput || Kind == api::OpKind::SameDevice)
+      return I;
+  }
+  return std::nullopt;
+}
+
+TensorValue Evaluator::combine(api::OpKind Kind,
+                               const std::vector<Operand> &Operands) {
+  // The result is where the accelerator operand is, if any. Where the
+  // operands conflict the op throws, and the result is where the fix puts
+  // it: on the accelerator when the CPU operand was made without a device
+  // or by the DataLoader (the fix moves it), unknown when it was moved to
+  // the CPU on purpose (the fix may move either side).
   if (Operands.empty())
+    return TensorValue::unknown();
+  if (std::optional<unsigned> Cpu = conflictingOperand(Kind, Operands);
+      Cpu && Operands[*Cpu].Value.From != Origin::FactoryWithoutDevice &&
+      Operands[*Cpu].Value.From != Origin::DataBatch)
     return TensorValue::unknown();
   bool AllCpu = true;
   for (const Operand &O : Operands) {

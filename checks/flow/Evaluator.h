@@ -79,6 +79,10 @@ public:
   /// The tensor operands of \p Call: its object, its arguments, and the
   /// elements of a `{a, b}` list argument (cat, stack).
   std::vector<Operand> operands(const CallExpr &Call);
+  /// The operand that makes an op of \p Kind throw: a CPU tensor beside an
+  /// accelerator one, unless it is a 0-dim input that the op accepts.
+  static std::optional<unsigned> conflictingOperand(api::OpKind Kind,
+                                                    llvm::ArrayRef<Operand> Operands);
 
 private:
   TensorValue evaluate(const Expr *E);
@@ -94,7 +98,8 @@ private:
   std::optional<DeviceValue> moveTarget(const CXXMemberCallExpr &Call,
                                         const TensorValue &Object);
   void applyOption(const CallExpr &Call, OptionsValue &Result);
-  static TensorValue combine(const std::vector<Operand> &Operands);
+  static TensorValue combine(api::OpKind Kind,
+                             const std::vector<Operand> &Operands);
 
   ASTContext &Ctx;
   const State &Current;

@@ -477,28 +477,16 @@ void Transfer::recordOperation(const CallExpr &Call, Evaluator &Eval) {
 
 void Transfer::recordMeeting(api::OpKind Kind, const CallExpr &Call,
                              std::vector<Operand> Operands) {
+  std::optional<unsigned> Cpu = Evaluator::conflictingOperand(Kind, Operands);
+  if (!Cpu || llvm::any_of(Recording->Meetings,
+                           [&](const Meeting &M) { return M.Sink == &Call; }))
+    return;
   auto Accelerator = llvm::find_if(Operands, [](const Operand &O) {
     return O.Value.Device == Place::Accelerator;
   });
-  if (Accelerator == Operands.end())
-    return;
-  for (size_t I = 0; I < Operands.size(); ++I) {
-    const TensorValue &Value = Operands[I].Value;
-    if (Value.Device != Place::Cpu)
-      continue;
-    // A 0-dim CPU tensor is accepted beside accelerator operands as an
-    // input of TensorIterator ops and losses, not as their output.
-    bool IsOutput = Kind == api::OpKind::ElementWiseInPlace && I == 0;
-    if (Value.ZeroDim && !IsOutput && Kind != api::OpKind::SameDevice)
-      continue;
-    if (llvm::any_of(Recording->Meetings,
-                     [&](const Meeting &M) { return M.Sink == &Call; }))
-      return;
-    unsigned AcceleratorPosition = Accelerator - Operands.begin();
-    Recording->Meetings.push_back(
-        {Kind, &Call, std::move(Operands), unsigned(I), AcceleratorPosition});
-    return;
-  }
+  unsigned AcceleratorPosition = Accelerator - Operands.begin();
+  Recording->Meetings.push_back(
+      {Kind, &Call, std::move(Operands), *Cpu, AcceleratorPosition});
 }
 
 } // namespace clang::tidy::torch_tidy::flow

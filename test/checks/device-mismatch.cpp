@@ -77,6 +77,40 @@ void indexedRows(torch::Device device, torch::Tensor table, torch::Tensor idx) {
   auto n4 = rows.norm(2, 1) < threshold;
 }
 
+// A conflict throws; which side its fix moves is open, so what the op
+// returns is unknown and nothing downstream is reported.
+void noCascade(torch::Device device, torch::Tensor x, torch::Tensor y) {
+  auto host = x.to(device).cpu();
+  auto t = torch::ones({4}, torch::device(device));
+  auto scaled = host / t;
+  // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: 'host' on the CPU meets 't' on 'device' (which may be a GPU) in 'operator/': {{.*}} [device-mismatch]
+  auto loss = torch::mse_loss(scaled, y.cpu());
+}
+
+// `opt.step(closure)` runs the closure there: it sees its captures as they
+// are at the step.
+void stepClosure(torch::Device device, torch::Tensor x) {
+  auto logits = x.to(device).cpu();
+  auto t = torch::zeros({1}, torch::TensorOptions().device(device).requires_grad(true));
+  torch::optim::LBFGS opt({t}, torch::optim::LBFGSOptions(0.1));
+  auto closure = [&]() -> torch::Tensor {
+    opt.zero_grad();
+    auto loss = (logits / t.exp()).sum();
+    // CHECK-MESSAGES: :[[@LINE-1]]:18: warning: 'logits' on the CPU meets 't.exp()' on 'device' (which may be a GPU) in 'operator/': {{.*}} [device-mismatch]
+    // CHECK-MESSAGES: :[[@LINE-7]]:17: note: 'logits' is on the CPU since here
+    // CHECK-MESSAGES: :[[@LINE-7]]:12: note: created on 'device' (which may be a GPU) here
+    // CHECK-MESSAGES: :[[@LINE+4]]:3: note: 'step' runs 'closure' here
+    loss.backward();
+    return loss;
+  };
+  opt.step(closure);
+  // Once the captures are on one device, the closure is quiet.
+  logits = logits.to(device);
+  opt.step(closure);
+  // A closure nothing runs is analysed alone, its captures unknown: quiet.
+  auto unused = [&]() { return logits.cpu() / t; };
+}
+
 void fromString(const std::string &flag, torch::Tensor x) {
   torch::Device device(flag);
   auto x_dev = x.to(device);
