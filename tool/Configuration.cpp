@@ -2,6 +2,7 @@
 
 #include "Configuration.h"
 #include "CheckCatalog.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/SourceMgr.h"
@@ -29,7 +30,10 @@ private:
   static ConfigFileHandlers configHandlers() {
     ConfigFileHandlers Handlers;
     Handlers.emplace_back(".torch-tidy", [](llvm::MemoryBufferRef Config) {
-      return parseConfiguration(Config);
+      return parseTorchTidyConfiguration(Config,
+                                         [](const llvm::SMDiagnostic &D) {
+                                           D.print(nullptr, llvm::errs());
+                                         });
     });
     return Handlers;
   }
@@ -41,6 +45,17 @@ llvm::Error error(const llvm::Twine &Message) {
 }
 
 } // namespace
+
+llvm::ErrorOr<ClangTidyOptions>
+parseTorchTidyConfiguration(llvm::MemoryBufferRef Config, DiagCallback Handler) {
+  if (size_t Offset = 0; !llvm::json::isUTF8(Config.getBuffer(), &Offset)) {
+    Handler(llvm::SMDiagnostic(
+        Config.getBufferIdentifier(), llvm::SourceMgr::DK_Error,
+        "not valid UTF-8 (byte " + std::to_string(Offset) + ")"));
+    return std::make_error_code(std::errc::illegal_byte_sequence);
+  }
+  return parseConfigurationWithDiags(Config, Handler);
+}
 
 llvm::Error OptionsFactory::init(const ConfigurationFlags &Flags) {
   Defaults.Checks = clang::tidy::torch_tidy::defaultChecks();
@@ -87,11 +102,14 @@ llvm::Error OptionsFactory::parse(llvm::StringRef Text, llvm::StringRef Source) 
   // The YAML parser's own diagnostic (three lines on stderr) becomes part
   // of our one-line error.
   std::string Problem;
-  auto Parsed = parseConfigurationWithDiags(
+  auto Parsed = parseTorchTidyConfiguration(
       llvm::MemoryBufferRef(Text, Source), [&](const llvm::SMDiagnostic &D) {
-        if (Problem.empty())
+        if (!Problem.empty())
+          return;
+        Problem = D.getMessage().str();
+        if (D.getLineNo() > 0)
           Problem = (llvm::Twine(D.getLineNo()) + ":" +
-                     llvm::Twine(D.getColumnNo() + 1) + ": " + D.getMessage())
+                     llvm::Twine(D.getColumnNo() + 1) + ": " + Problem)
                         .str();
       });
   if (!Parsed)

@@ -29,6 +29,14 @@ struct ConfigurationFlags {
   std::optional<std::string> Config, ConfigFile;
 };
 
+/// clang-tidy's configuration parser, refusing text that is not UTF-8: the
+/// YAML writer of --dump-config replaces such bytes, so what it wrote would
+/// configure other checks than what was read (found by the config fuzzer:
+/// `Checks: "\x9b-{b,*"` enabled every check, its dump only the defaults).
+llvm::ErrorOr<clang::tidy::ClangTidyOptions>
+parseTorchTidyConfiguration(llvm::MemoryBufferRef Config,
+                            clang::tidy::DiagCallback Handler);
+
 /// Builds a fresh options provider per analysis: each ClangTidyContext owns
 /// one, and providers cache per directory, so they are not shared (and a
 /// '.torch-tidy' edited between two analyses is read again).

@@ -965,6 +965,17 @@ class BadInputTest(ProjectTestCase):
         result = run(['--config={Checks: [unclosed', self.broken], cwd=self.root)
         self.assertOneLineError(result, 'config')
 
+    def test_config_not_utf8(self):
+        # The config fuzzer's find: --dump-config would write U+FFFD for the
+        # byte, a configuration with other checks than the one read.
+        result = run(['--config=Checks: "\udc9b-{b,*"', self.broken], cwd=self.root)
+        self.assertOneLineError(result, 'UTF-8')
+        path = os.path.join(self.root, 'latin1.yaml')
+        with open(path, 'wb') as f:
+            f.write(b"Checks: '-*,device-\xe9'\n")
+        result = run(['--config-file=' + path, self.broken], cwd=self.root)
+        self.assertOneLineError(result, 'latin1.yaml', 'UTF-8')
+
     def test_no_input(self):
         result = run([], cwd=self.root)
         self.assertOneLineError(result, 'no input')

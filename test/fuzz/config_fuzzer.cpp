@@ -1,15 +1,16 @@
 //===--- config_fuzzer.cpp - Configuration as the driver reads it ---------===//
 //
-// --config/--config-file text goes through clang-tidy's
-// parseConfigurationWithDiags, as the driver does; what parses is then
-// merged over the driver's defaults and taken through --list-checks and
-// --dump-config (which build every enabled check with the configured
-// options). The dumped configuration must parse again, to the same checks.
-// The same text as a '.torch-tidy' file goes through clang-tidy's file
-// provider.
+// --config/--config-file text goes through the driver's parser
+// (parseTorchTidyConfiguration: clang-tidy's, refusing what is not UTF-8);
+// what parses is then merged over the driver's defaults and taken through
+// --list-checks and --dump-config (which build every enabled check with the
+// configured options). The dumped configuration must parse again, to the
+// same checks. The same text as a '.torch-tidy' file goes through clang-tidy's
+// file provider.
 //
 //===----------------------------------------------------------------------===//
 
+#include "Configuration.h"
 #include "FuzzSupport.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyOptions.h"
@@ -61,7 +62,8 @@ private:
   static ConfigFileHandlers handlers() {
     ConfigFileHandlers Handlers;
     Handlers.emplace_back(".torch-tidy", [](llvm::MemoryBufferRef Config) {
-      return parseConfiguration(Config);
+      return torch_tidy::parseTorchTidyConfiguration(
+          Config, [](const llvm::SMDiagnostic &) {});
     });
     return Handlers;
   }
@@ -81,7 +83,7 @@ static void asConfigFile(llvm::StringRef Text) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   llvm::StringRef Text(reinterpret_cast<const char *>(Data), Size);
-  auto Parsed = parseConfigurationWithDiags(
+  auto Parsed = torch_tidy::parseTorchTidyConfiguration(
       llvm::MemoryBufferRef(Text, "<command-line-config>"),
       [](const llvm::SMDiagnostic &) {});
   if (Parsed)
