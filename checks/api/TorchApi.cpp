@@ -348,6 +348,11 @@ static OpKind classifyByName(llvm::StringRef Name) {
   return OpKind::Other;
 }
 
+bool checksDevices(OpKind Kind) {
+  return Kind == OpKind::ElementWise || Kind == OpKind::ElementWiseInPlace ||
+         Kind == OpKind::SameDevice || Kind == OpKind::Loss;
+}
+
 OpKind classifyFunction(const FunctionDecl *Fn) {
   if (!Fn || !Fn->getDeclName().isIdentifier()) {
     // An operator of tensors: a Tensor method, or a free operator with a

@@ -156,6 +156,9 @@ enum class OpKind {
   Loss,
 };
 OpKind classifyFunction(const FunctionDecl *Fn);
+/// Whether ops of \p Kind throw when their tensor operands are on different
+/// devices (element-wise, same-device and loss ops).
+bool checksDevices(OpKind Kind);
 /// Whether a loss call asks for no reduction (`torch::Reduction::None`,
 /// `.reduction(torch::kNone)`): its result is then not 0-dim.
 bool asksNoReduction(const CallExpr &Call);

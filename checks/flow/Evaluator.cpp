@@ -232,9 +232,7 @@ TensorValue Evaluator::methodCall(const CXXMemberCallExpr &Call) {
 
 std::optional<unsigned>
 Evaluator::conflictingOperand(api::OpKind Kind, llvm::ArrayRef<Operand> Operands) {
-  if (Kind != api::OpKind::ElementWise &&
-      Kind != api::OpKind::ElementWiseInPlace &&
-      Kind != api::OpKind::SameDevice && Kind != api::OpKind::Loss)
+  if (!api::checksDevices(Kind))
     return std::nullopt;
   if (llvm::none_of(Operands, [](const Operand &O) {
         return O.Value.Device == Place::Accelerator;

@@ -34,18 +34,10 @@ struct IndirectReads : RecursiveASTVisitor<IndirectReads> {
     return true;
   }
 
-  void namedIn(Expr *E) {
-    struct Names : RecursiveASTVisitor<Names> {
-      llvm::DenseSet<const VarDecl *> &Out;
-      explicit Names(llvm::DenseSet<const VarDecl *> &Out) : Out(Out) {}
-      bool VisitDeclRefExpr(DeclRefExpr *Ref) {
-        if (const auto *Named = dyn_cast<VarDecl>(Ref->getDecl()))
-          Out.insert(Named);
-        return true;
-      }
-    } Finder(Out);
+  void namedIn(const Expr *E) {
     if (E)
-      Finder.TraverseStmt(E);
+      for (const VarDecl *Var : utils::localsNamedIn(*E))
+        Out.insert(Var);
   }
 };
 } // namespace

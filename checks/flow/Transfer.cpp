@@ -464,9 +464,7 @@ void Transfer::recordOperation(const CallExpr &Call, Evaluator &Eval) {
                       api::isLossModule(api::heldModule(Op->getArg(0)->getType()));
   if (IsLossModule)
     Kind = api::OpKind::Loss;
-  if (Kind != api::OpKind::ElementWise &&
-      Kind != api::OpKind::ElementWiseInPlace &&
-      Kind != api::OpKind::SameDevice && Kind != api::OpKind::Loss)
+  if (!api::checksDevices(Kind))
     return;
   std::vector<Operand> Operands = Eval.operands(Call);
   if (IsLossModule)

@@ -7,17 +7,6 @@
 namespace clang::tidy::torch_tidy::utils {
 
 namespace {
-/// The local variables named anywhere in a statement.
-struct NamedLocals : RecursiveASTVisitor<NamedLocals> {
-  llvm::SmallVector<const VarDecl *, 8> Out;
-  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
-    if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
-        Var && Var->hasLocalStorage())
-      Out.push_back(Var);
-    return true;
-  }
-};
-
 const Stmt *statementOf(const CFGElement &Element) {
   if (auto Statement = Element.getAs<CFGStmt>())
     return Statement->getStmt();
@@ -27,6 +16,20 @@ const Stmt *statementOf(const CFGElement &Element) {
 }
 } // namespace
 
+llvm::SmallVector<const VarDecl *, 8> localsNamedIn(const Stmt &S) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    llvm::SmallVector<const VarDecl *, 8> Out;
+    bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+      if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
+          Var && Var->hasLocalStorage())
+        Out.push_back(Var);
+      return true;
+    }
+  } Names;
+  Names.TraverseStmt(const_cast<Stmt *>(&S));
+  return std::move(Names.Out);
+}
+
 BlockLiveness::BlockLiveness(const CFG &Graph) {
   unsigned Blocks = Graph.getNumBlockIDs();
   // Each block's reads (true) and declarations (false), last first.
@@ -35,12 +38,9 @@ BlockLiveness::BlockLiveness(const CFG &Graph) {
   for (const CFGBlock *Block : Graph) {
     auto &Out = Events[Block->getBlockID()];
     auto Note = [&](const Stmt *S) {
-      if (!S)
-        return;
-      NamedLocals Names;
-      Names.TraverseStmt(const_cast<Stmt *>(S));
-      for (const VarDecl *Var : Names.Out)
-        Out.emplace_back(Var, true);
+      if (S)
+        for (const VarDecl *Var : localsNamedIn(*S))
+          Out.emplace_back(Var, true);
     };
     Note(Block->getTerminatorCondition());
     for (auto It = Block->rbegin(); It != Block->rend(); ++It) {

@@ -21,6 +21,9 @@
 
 namespace clang::tidy::torch_tidy::utils {
 
+/// The local variables \p S names, anywhere in it (a lambda's body too).
+llvm::SmallVector<const VarDecl *, 8> localsNamedIn(const Stmt &S);
+
 class BlockLiveness {
 public:
   explicit BlockLiveness(const CFG &Graph);
