@@ -1,37 +1,46 @@
 # The two commands of the README:
 #   make demo   installs what is missing, builds, and runs torch-tidy on examples/
-#   make test   installs what is missing, builds, and runs every test
+#   make test   installs what is missing, builds, and runs every test; prints
+#               the time of each part and the slowest tests (scripts/test.sh)
 BUILD ?= build
 JOBS ?= 2
 
-.PHONY: deps build demo test bench clean
-.PHONY: fuzz-build fuzz fuzz-smoke sanitize-build sanitize sanitize-smoke
+.PHONY: deps build demo test ctest bench clean
+.PHONY: instrumented-build fuzz-build fuzz fuzz-smoke sanitize-build sanitize sanitize-smoke
 
 deps:
 	bash scripts/install-deps.sh
 
-build: deps
+# Configured once; ninja re-runs CMake itself when a CMakeLists.txt changes.
+$(BUILD)/build.ninja: | deps
 	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release
+
+build: deps $(BUILD)/build.ninja
 	cmake --build $(BUILD) -j $(JOBS)
 
 demo: build
 	bash scripts/demo.sh $(BUILD)
 
-test: build
-	cd $(BUILD) && ctest -j $(JOBS) --output-on-failure
-	$(MAKE) fuzz-smoke
-	$(MAKE) sanitize-smoke
+test:
+	bash scripts/test.sh
+
+# ctest's part of make test. Tests that parse LibTorch hold the resource lock
+# torch-tidy-heavy, so two of them never run at once; its JUnit report gives
+# scripts/ci/test-times.py the time of each test.
+ctest: build
+	cd $(BUILD) && ctest -j $(JOBS) --output-on-failure --output-junit ctest-junit.xml
 
 bench: build
 	bash bench/run.sh
 
 clean:
-	rm -rf $(BUILD) $(FUZZ_BUILD) $(ASAN_BUILD) examples/build
+	rm -rf $(BUILD) $(INSTRUMENTED_BUILD) examples/build
 
-# Fuzzing and sanitizers (README.md, "Fuzzing and sanitizers"): clang 19's
-# libFuzzer, ASan and UBSan, each in a build directory of its own.
-FUZZ_BUILD ?= build-fuzz
-ASAN_BUILD ?= build-asan
+# Fuzzing and sanitizers (README.md, "Fuzzing and sanitizers"): one build with
+# clang 19, ASan and UBSan, and libFuzzer's coverage (-fsanitize=fuzzer-no-link)
+# in every library; the fuzz targets link libFuzzer's main, the test binaries
+# do not (as OSS-Fuzz builds LLVM's fuzzers).
+INSTRUMENTED_BUILD ?= build-asan
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_SECONDS ?= 10
 # The smoke run in make test: this many inputs per fuzzer from seed 1, so that
@@ -45,24 +54,24 @@ FUZZ_SMOKE_RUNS ?= 20000
 # six minutes (README.md, "Fuzzing and sanitizers").
 SANITIZE_TESTS ?= -E '^(e2e|speed|corpus)/'
 SANITIZE_SMOKE_TESTS ?= -E '^(check|e2e|speed|corpus|plans)/'
-SANITIZER_FLAGS = -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++-19
 
-fuzz-build: deps
-	cmake -S . -B $(FUZZ_BUILD) $(SANITIZER_FLAGS) -DTORCH_TIDY_FUZZ=ON
-	cmake --build $(FUZZ_BUILD) --target fuzzers -j $(JOBS)
+$(INSTRUMENTED_BUILD)/build.ninja: | deps
+	cmake -S . -B $(INSTRUMENTED_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release \
+	      -DCMAKE_CXX_COMPILER=clang++-19 -DTORCH_TIDY_SANITIZE=ON -DTORCH_TIDY_FUZZ=ON
 
-fuzz: fuzz-build
-	bash test/fuzz/run-fuzzers.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
+instrumented-build: deps $(INSTRUMENTED_BUILD)/build.ninja
+	cmake --build $(INSTRUMENTED_BUILD) -j $(JOBS) --target all fuzzers
 
-fuzz-smoke: fuzz-build
-	FUZZ_RUNS=$(FUZZ_SMOKE_RUNS) bash test/fuzz/run-fuzzers.sh $(FUZZ_BUILD) $(FUZZ_SMOKE_SECONDS)
+fuzz-build sanitize-build: instrumented-build
 
-sanitize-build: deps
-	cmake -S . -B $(ASAN_BUILD) $(SANITIZER_FLAGS) -DTORCH_TIDY_SANITIZE=ON
-	cmake --build $(ASAN_BUILD) -j $(JOBS)
+fuzz: instrumented-build
+	bash test/fuzz/run-fuzzers.sh $(INSTRUMENTED_BUILD) $(FUZZ_SECONDS)
 
-sanitize: sanitize-build
-	cd $(ASAN_BUILD) && ctest -j $(JOBS) --output-on-failure $(SANITIZE_TESTS)
+fuzz-smoke: instrumented-build
+	FUZZ_RUNS=$(FUZZ_SMOKE_RUNS) bash test/fuzz/run-fuzzers.sh $(INSTRUMENTED_BUILD) $(FUZZ_SMOKE_SECONDS)
 
-sanitize-smoke: sanitize-build
-	cd $(ASAN_BUILD) && ctest -j $(JOBS) --output-on-failure $(SANITIZE_SMOKE_TESTS)
+sanitize: instrumented-build
+	cd $(INSTRUMENTED_BUILD) && ctest -j $(JOBS) --output-on-failure $(SANITIZE_TESTS)
+
+sanitize-smoke: instrumented-build
+	cd $(INSTRUMENTED_BUILD) && ctest -j $(JOBS) --output-on-failure $(SANITIZE_SMOKE_TESTS)

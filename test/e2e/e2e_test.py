@@ -145,7 +145,7 @@ class Result:
 def run(args, cwd=None, tool=None):
     proc = subprocess.run([tool or ARGS.torch_tidy] + list(args), cwd=cwd,
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                          text=True, timeout=300)
+                          text=True)
     return Result(proc)
 
 
@@ -1021,7 +1021,7 @@ def tool(*args, cwd=None, env=None):
     """Runs a build tool (git, cmake, meson, bear, pre-commit); its output."""
     proc = subprocess.run(list(args), cwd=cwd, env=env,
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                          text=True, timeout=300)
+                          text=True)
     if proc.returncode != 0:
         raise AssertionError('%s failed (%d):\n%s' % (' '.join(args),
                                                       proc.returncode,
@@ -1200,7 +1200,7 @@ class GateTest(ProjectTestCase):
         cls.with_patch = Result(subprocess.run(
             [ARGS.torch_tidy, '-p', '.', '--diff-file=-', strict],
             cwd=cls.root, input=patch, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, text=True, timeout=300))
+            stderr=subprocess.PIPE, text=True))
         # Only the line of 'out', the root cause: clang-tidy's filter lets a
         # finding through by its notes too.
         out_line = line_of(STORY_B, 'auto out')
@@ -1419,8 +1419,7 @@ class ActionTest(ProjectTestCase):
                 env[name] = github_expression(str(text), cls.inputs, cls.outputs)
             cls.ran[step['id']] = subprocess.run(
                 [step['shell'], '-c', step['run']], cwd=cls.root, env=env,
-                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                timeout=300)
+                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
             cls.outputs[step['id']] = dict(
                 line.split('=', 1) for line in read(output_file).splitlines())
 
@@ -1518,8 +1517,7 @@ class PreCommitTest(ProjectTestCase):
             return subprocess.run(
                 ['git', '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit',
                  '-q', '-m', message], cwd=project, env=env,
-                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                timeout=300)
+                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         cls.stopped = commit(LAYOUT_CPP, 'bugs')
         cls.log_after_stop = git(project, 'log', '--format=%s')
         fixed = (LAYOUT_CPP
@@ -1562,7 +1560,7 @@ class CMakeHookTest(ProjectTestCase):
                  '-DCMAKE_CXX_CLANG_TIDY=' + tidy)
             cls.builds[name] = subprocess.run(
                 ['cmake', '--build', build], stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT, text=True, timeout=300)
+                stderr=subprocess.STDOUT, text=True)
 
     def test_the_build_prints_the_findings(self):
         build = self.builds['warn']

@@ -49,7 +49,7 @@ class NeovimTest(unittest.TestCase):
                         ignore=shutil.ignore_patterns('build'))
         configure = subprocess.run(
             ['cmake', '-S', cls.project, '-B', os.path.join(cls.project, 'build')],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=600)
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         if configure.returncode != 0:
             raise AssertionError('cmake could not configure the examples:\n' +
                                  configure.stdout)
@@ -78,7 +78,7 @@ class NeovimTest(unittest.TestCase):
             [ARGS.nvim, '--headless', '--clean', '-n', '-i', 'NONE', '-u', 'NONE',
              '-c', 'luafile ' + script],
             cwd=cls.project, env=env, stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT, text=True, timeout=1800)
+            stderr=subprocess.STDOUT, text=True)
         try:
             with open(cls.result_path) as f:
                 cls.results = json.load(f)

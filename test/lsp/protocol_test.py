@@ -206,7 +206,7 @@ class PushTest(ServerTestCase):
             served = findings(self.diagnostics(path))
             run = subprocess.run(
                 [ARGS.torch_tidy, '--no-cache', '-p', os.path.join(self.root, 'build'),
-                 path, '--format=json'], stdout=subprocess.PIPE, text=True, timeout=WAIT)
+                 path, '--format=json'], stdout=subprocess.PIPE, text=True)
             command_line = sorted((f['line'] - 1, f['check'])
                                   for f in json.loads(run.stdout) if f['file'] == path)
             self.assertEqual(served, command_line, name)
@@ -514,7 +514,7 @@ class LifecycleTest(unittest.TestCase):
         proc = subprocess.run([ARGS.torch_tidy, '--lsp', '--verdicts=' +
                                os.path.join(self.root, 'missing.json')],
                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True, timeout=60)
+                              stderr=subprocess.PIPE, text=True)
         self.assertEqual(proc.returncode, 1)
         errors = [l for l in proc.stderr.splitlines() if l.startswith('torch-tidy: error:')]
         self.assertEqual(len(errors), 1, proc.stderr)
