@@ -9,9 +9,14 @@ if(TORCH_TIDY_CCACHE AND NOT CMAKE_CXX_COMPILER_LAUNCHER)
   find_program(TORCH_TIDY_CCACHE_PROGRAM ccache)
   if(TORCH_TIDY_CCACHE_PROGRAM)
     # The sloppiness lets ccache cache compiles that use a precompiled
-    # header (cmake/LlvmHeaders.h), as its manual describes.
+    # header (checks/ClangAstHeaders.h), as its manual describes. NOHASHDIR:
+    # the instrumented build's line tables (-gline-tables-only) would put the
+    # build directory in every key; a hit from another clone keeps the first
+    # clone's directory in the line tables, which only sanitizer stack traces
+    # read.
     set(CMAKE_CXX_COMPILER_LAUNCHER
         ${CMAKE_COMMAND} -E env CCACHE_BASEDIR=${PROJECT_SOURCE_DIR}
+        CCACHE_NOHASHDIR=1
         CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime
         ${TORCH_TIDY_CCACHE_PROGRAM})
   endif()
