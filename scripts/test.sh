@@ -10,6 +10,8 @@ make=${MAKE:-make}
 build=${BUILD:-build}
 times=$(mktemp)
 trap 'rm -f "$times"' EXIT
+# The report reads this run's JUnit file only, never an earlier run's.
+rm -f "$build/ctest-junit.xml"
 
 report() {
   python3 scripts/ci/test-times.py --parts "$times" --build "$build" \
