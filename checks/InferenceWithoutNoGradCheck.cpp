@@ -16,10 +16,6 @@ using namespace clang::ast_matchers;
 
 namespace clang::tidy::torch_tidy {
 
-static const ValueDecl *objectOf(const Expr *E) {
-  return api::receiverObject(E);
-}
-
 void InferenceWithoutNoGradCheck::registerMatchers(MatchFinder *Finder) {
   auto Own = unless(isExpansionInSystemHeader());
   Finder->addMatcher(
@@ -51,7 +47,7 @@ void InferenceWithoutNoGradCheck::check(const MatchFinder::MatchResult &Result) 
 
 const ValueDecl *
 InferenceWithoutNoGradCheck::canonical(const ValueDecl *Object) const {
-  return Object ? utils::canonicalObject(Object, *Calls, objectOf) : nullptr;
+  return Object ? utils::canonicalObject(Object, *Calls, api::receiverObject) : nullptr;
 }
 
 /// The module whose parameters \p Freeze freezes: `p.requires_grad_(false)`
@@ -77,7 +73,7 @@ static const ValueDecl *frozenModule(const CXXMemberCallExpr &Freeze,
       utils::ignoreTemporaries(Loop->getRangeInit()));
   if (!Range || !api::isParametersCall(*Range))
     return nullptr;
-  return objectOf(Range->getImplicitObjectArgument());
+  return api::receiverObject(Range->getImplicitObjectArgument());
 }
 
 /// Whether a guard that turns autograd off is alive at \p S: a NoGradGuard,
@@ -222,8 +218,8 @@ const Expr *InferenceWithoutNoGradCheck::inferenceEvidence(
     const Expr *Object = Evaluated ? Evaluated : Trained;
     if (!Object)
       return true;
-    const ValueDecl *Of = objectOf(Object);
-    Of = canonical(Of ? utils::objectInCaller(Of, Chain, objectOf) : nullptr);
+    const ValueDecl *Of = api::receiverObject(Object);
+    Of = canonical(Of ? utils::objectInCaller(Of, Chain, api::receiverObject) : nullptr);
     Trains |= Trained && (Of == Wanted || !Of);
     if (Evaluated && Of == Wanted && !Eval)
       Eval = Call;
@@ -242,7 +238,7 @@ const Expr *InferenceWithoutNoGradCheck::inferenceEvidence(
       const Expr *Object = api::evaluatedModule(*Call);
       if (!Object)
         Object = api::trainedModule(*Call);
-      if (Object && canonical(objectOf(Object)) == Wanted &&
+      if (Object && canonical(api::receiverObject(Object)) == Wanted &&
           SM.isBeforeInTranslationUnit(Call->getEndLoc(), Before) &&
           (!Last ||
            SM.isBeforeInTranslationUnit(Last->getBeginLoc(), Call->getBeginLoc())))
@@ -271,10 +267,10 @@ const Expr *InferenceWithoutNoGradCheck::inferenceEvidence(
          match(findAll(cxxMemberCallExpr().bind("call")), *Body, Context)) {
       const auto *Call = Found.getNodeAs<CXXMemberCallExpr>("call");
       if (const Expr *Trained = api::trainedModule(*Call);
-          Trained && objectOf(Trained) == Field)
+          Trained && api::receiverObject(Trained) == Field)
         return nullptr;
       if (const Expr *Evaluated = api::evaluatedModule(*Call);
-          Evaluated && objectOf(Evaluated) == Field &&
+          Evaluated && api::receiverObject(Evaluated) == Field &&
           isa<CXXConstructorDecl>(Method))
         InConstructor = Call;
     }
@@ -347,17 +343,17 @@ static const ValueDecl *moduleInLoop(const CallExpr &Forward,
                                      const utils::LoopContext &Loop) {
   const Expr *Object = api::forwardedModule(Forward);
   utils::CallChain Chain = Loop.Chain;
-  const ValueDecl *Module = objectOf(Object);
+  const ValueDecl *Module = api::receiverObject(Object);
   if (!Module && isa<CXXThisExpr>(Object->IgnoreParenImpCasts())) {
     // The object of the method's call, one step out.
     const auto *Method =
         Chain.empty() ? nullptr : dyn_cast<CXXMemberCallExpr>(Chain.back());
     if (!Method)
       return nullptr;
-    Module = objectOf(Method->getImplicitObjectArgument());
+    Module = api::receiverObject(Method->getImplicitObjectArgument());
     Chain = Chain.drop_back();
   }
-  return Module ? utils::objectInCaller(Module, Chain, objectOf) : nullptr;
+  return Module ? utils::objectInCaller(Module, Chain, api::receiverObject) : nullptr;
 }
 
 void InferenceWithoutNoGradCheck::onEndOfTranslationUnit() {

@@ -58,11 +58,6 @@ static bool changesIn(const VarDecl &Var, const Stmt &Loop, ASTContext &Ctx) {
               .empty();
 }
 
-/// The device a tensor moved by \p Move comes from.
-static std::string originOf(const plans::ReplayedMove &Move) {
-  return Move.Target == "cpu" ? "accel" : "cpu";
-}
-
 /// The same copy, a hundred times: its cost per step.
 static nlohmann::json perStepPlan(llvm::StringRef Check,
                                   const plans::ReplayedMove &Move,
@@ -70,7 +65,7 @@ static nlohmann::json perStepPlan(llvm::StringRef Check,
   plans::PlanBuilder Plan;
   const Expr *Init = Var.getInit() ? Var.getInit()->IgnoreImplicit() : nullptr;
   std::string Tensor = Plan.factory(
-      {originOf(Move),
+      {Move.origin(),
        plans::literalSizes(Init).value_or(std::vector<int64_t>{1024})});
   Plan.move(Tensor, Move.Fn, Move.Target, /*Keep=*/true, /*Repeat=*/100);
   Plan.expect({{"kind", "timing"}, {"step", Plan.lastStep()}, {"min_micros", 1}});

@@ -76,18 +76,13 @@ static std::vector<FixItHint> createOnDevice(const CXXMemberCallExpr &Move,
               AfterFactory, Move.getEndLoc()))};
 }
 
-/// The device a tensor moved by \p Move comes from.
-static std::string originOf(const plans::ReplayedMove &Move) {
-  return Move.Target == "cpu" ? "accel" : "cpu";
-}
-
 /// The leaf, its moved copy, and an optimizer that refuses the copy.
 static nlohmann::json leafPlan(llvm::StringRef Check,
                                const plans::ReplayedMove &Move,
                                const flow::TensorValue &Leaf) {
   plans::PlanBuilder Plan;
   plans::TensorSpec Weight{
-      originOf(Move),
+      Move.origin(),
       plans::literalSizes(Leaf.Source).value_or(std::vector<int64_t>{3})};
   Weight.RequiresGrad = true;
   std::string W = Plan.factory(Weight);

@@ -15,10 +15,6 @@ using namespace clang::ast_matchers;
 
 namespace clang::tidy::torch_tidy {
 
-static const ValueDecl *objectOf(const Expr *E) {
-  return api::receiverObject(E);
-}
-
 void MissingZeroGradCheck::registerMatchers(MatchFinder *Finder) {
   Finder->addMatcher(
       cxxMemberCallExpr(callee(cxxMethodDecl(hasName("step"))),
@@ -34,7 +30,7 @@ void MissingZeroGradCheck::onEndOfTranslationUnit() {
 }
 
 const ValueDecl *MissingZeroGradCheck::canonical(const ValueDecl *Object) {
-  return Object ? utils::canonicalObject(Object, *Calls, objectOf) : nullptr;
+  return Object ? utils::canonicalObject(Object, *Calls, api::receiverObject) : nullptr;
 }
 
 std::optional<MissingZeroGradCheck::Objects>
@@ -68,7 +64,7 @@ MissingZeroGradCheck::modulesOf(const ValueDecl &Optimizer, unsigned Depth) {
 std::optional<MissingZeroGradCheck::Objects>
 MissingZeroGradCheck::modulesIn(const Expr &Value, unsigned Depth) {
   // Another optimizer: an argument passed for a parameter.
-  if (const ValueDecl *Other = objectOf(&Value);
+  if (const ValueDecl *Other = api::receiverObject(&Value);
       Other && api::heldOptimizer(Other->getType()))
     return modulesOf(*Other, Depth);
   Objects Modules;
@@ -81,7 +77,7 @@ MissingZeroGradCheck::modulesIn(const Expr &Value, unsigned Depth) {
     if (const auto *Call = dyn_cast<CXXMemberCallExpr>(S);
         Call && api::isParametersCall(*Call)) {
       const ValueDecl *Module =
-          canonical(objectOf(Call->getImplicitObjectArgument()));
+          canonical(api::receiverObject(Call->getImplicitObjectArgument()));
       if (!Module)
         return std::nullopt;
       Modules.insert(Module);
@@ -135,8 +131,8 @@ bool MissingZeroGradCheck::accumulates(const utils::LoopContext &Loop,
       const auto *Member = dyn_cast<CXXMemberCallExpr>(Call);
       if (!Member || !api::isZeroGrad(*Member))
         return true;
-      const ValueDecl *Object = objectOf(Member->getImplicitObjectArgument());
-      Object = canonical(Object ? utils::objectInCaller(Object, Chain, objectOf)
+      const ValueDecl *Object = api::receiverObject(Member->getImplicitObjectArgument());
+      Object = canonical(Object ? utils::objectInCaller(Object, Chain, api::receiverObject)
                                 : nullptr);
       bool OfOptimizer =
           api::isOptimizerClass(Member->getMethodDecl()->getParent());
@@ -174,11 +170,11 @@ void MissingZeroGradCheck::check(const MatchFinder::MatchResult &Result) {
     Calls = std::make_unique<utils::CallSites>(Ctx);
     Origins = std::make_unique<utils::ValueOrigins>(Ctx, *Calls);
   }
-  const ValueDecl *Optimizer = objectOf(Step->getImplicitObjectArgument());
+  const ValueDecl *Optimizer = api::receiverObject(Step->getImplicitObjectArgument());
   for (const utils::LoopContext &Loop :
        utils::loopsRunning(*Step, *Calls, Ctx)) {
     const ValueDecl *Here =
-        Optimizer ? utils::objectInCaller(Optimizer, Loop.Chain, objectOf)
+        Optimizer ? utils::objectInCaller(Optimizer, Loop.Chain, api::receiverObject)
                   : nullptr;
     // An optimizer made in the loop starts afresh; its parameters may too.
     if (Here && isa<VarDecl>(Here) &&
@@ -247,7 +243,7 @@ void MissingZeroGradCheck::report(const CXXMemberCallExpr &Step,
                                   const utils::LoopContext &Loop,
                                   const ValueDecl *Optimizer, ASTContext &Ctx) {
   const ValueDecl *Named =
-      Optimizer ? Optimizer : objectOf(Step.getImplicitObjectArgument());
+      Optimizer ? Optimizer : api::receiverObject(Step.getImplicitObjectArgument());
   {
     auto Diag = diag(Step.getExprLoc(),
                      "%select{optimizer '%1'|the optimizer}0 steps in a loop whose "
@@ -280,7 +276,7 @@ void MissingZeroGradCheck::report(const CXXMemberCallExpr &Step,
       if (!Loop.Loop->getSourceRange().fullyContains(Zero->getSourceRange()) &&
           (!Around || Around->getSourceRange().fullyContains(
                           Loop.Loop->getSourceRange())) &&
-          canonical(objectOf(Zero->getImplicitObjectArgument())) == Wanted) {
+          canonical(api::receiverObject(Zero->getImplicitObjectArgument())) == Wanted) {
         diag(Zero->getExprLoc(), "its gradients are cleared here, outside the "
                                  "loop: once, not on every iteration",
              DiagnosticIDs::Note);

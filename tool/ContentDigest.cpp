@@ -22,7 +22,7 @@ DigestBuilder &DigestBuilder::add(llvm::StringRef Field) {
   return *this;
 }
 
-std::string DigestBuilder::hex() { return torch_tidy::hex(Hasher.final<16>()); }
+std::string DigestBuilder::hex() { return ::torch_tidy::hex(Hasher.final<16>()); }
 
 const FileDigests::Digest &FileDigests::of(const std::string &Path) {
   Slot *S;

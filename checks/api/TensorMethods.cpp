@@ -6,11 +6,6 @@
 
 namespace clang::tidy::torch_tidy::api {
 
-static bool isTensorMethod(const CXXMethodDecl *Method) {
-  return Method && Method->getDeclName().isIdentifier() &&
-         isTensorType(QualType(Method->getParent()->getTypeForDecl(), 0));
-}
-
 static bool isNamed(const NamedDecl *D,
                     std::initializer_list<llvm::StringRef> Names) {
   if (!D || !D->getDeclName().isIdentifier())

@@ -32,6 +32,11 @@ bool isTensorType(QualType Type) {
   return hasQualifiedName(recordOf(Type), {"at::Tensor", "at::TensorBase"});
 }
 
+bool isTensorMethod(const CXXMethodDecl *Method) {
+  return Method && Method->getDeclName().isIdentifier() &&
+         isTensorType(QualType(Method->getParent()->getTypeForDecl(), 0));
+}
+
 bool isDeviceType(QualType Type) {
   return hasQualifiedName(recordOf(Type), {"c10::Device"});
 }

@@ -71,6 +71,8 @@ bool hasQualifiedName(const NamedDecl *Decl,
 bool isOrDerivesFrom(const CXXRecordDecl *Record, llvm::StringRef Qualified);
 
 bool isTensorType(QualType Type);
+/// A named method of at::Tensor or at::TensorBase (not an operator).
+bool isTensorMethod(const CXXMethodDecl *Method);
 /// std::vector<at::Tensor>, at::TensorList and similar sequences of tensors.
 bool isTensorSequenceType(QualType Type);
 /// A container or aggregate that holds tensors: `std::vector<Tensor>`,

@@ -28,10 +28,6 @@ static bool isAnyModuleClass(const CXXRecordDecl *Record) {
   return isModuleClass(Record) || isJitModuleClass(Record);
 }
 
-static bool isTensorMethod(const CXXMethodDecl *Method) {
-  return Method && named(Method->getParent(), {"at::Tensor", "at::TensorBase"});
-}
-
 /// Whether \p Arg, an argument as written, is the literal `false` (or 0).
 static bool isFalseLiteral(const Expr *Arg) {
   if (!Arg || isa<CXXDefaultArgExpr>(Arg))

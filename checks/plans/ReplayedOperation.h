@@ -55,6 +55,8 @@ std::optional<ReplayedCall> replayedCall(const CallExpr &Sink,
 struct ReplayedMove {
   std::string Fn;     ///< "to", "cuda" or "cpu".
   std::string Target; ///< "accel" or "cpu".
+  /// The device the moved tensor comes from: the other one.
+  std::string origin() const { return Target == "cpu" ? "accel" : "cpu"; }
 };
 
 /// The replay of \p Conversion: `.cuda()`, `.cpu()`, or `.to(...)` with a

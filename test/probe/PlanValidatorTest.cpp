@@ -51,13 +51,13 @@ json everyOpPlan() {
 }
 
 /// The validator's one-line error for \p Plan ("" when valid).
-std::string problemOf(const json &Plan) {
+std::string planProblem(const json &Plan) {
   auto Error = validate(Plan);
   return Error ? Error->str() : "";
 }
 
 TEST(PlanValidator, AcceptsAPlanUsingEveryOp) {
-  EXPECT_EQ(problemOf(everyOpPlan()), "");
+  EXPECT_EQ(planProblem(everyOpPlan()), "");
 }
 
 TEST(PlanValidator, AcceptsTheDocumentedExample) {
@@ -74,7 +74,7 @@ TEST(PlanValidator, AcceptsTheDocumentedExample) {
     ],
     "expect": {"kind": "device-mismatch", "step": 4}
   })");
-  EXPECT_EQ(problemOf(Plan), "");
+  EXPECT_EQ(planProblem(Plan), "");
 }
 
 struct Malformed {
@@ -94,7 +94,7 @@ TEST_P(PlanValidatorRejects, NamingTheProblem) {
     Plan[Ptr.parent_pointer()].erase(Ptr.back());
   else
     Plan[Ptr] = M.Replacement;
-  EXPECT_EQ(problemOf(Plan), M.Expected);
+  EXPECT_EQ(planProblem(Plan), M.Expected);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -182,60 +182,60 @@ json syncCostPlan(json Sync) {
 }
 
 TEST(PlanValidator, AcceptsSyncCostPlans) {
-  EXPECT_EQ(problemOf(syncCostPlan({{"op", "sync"}, {"fn", "item"}, {"self", "s"}})), "");
-  EXPECT_EQ(problemOf(syncCostPlan({{"op", "sync"}, {"fn", "synchronize"}})), "");
-  EXPECT_EQ(problemOf(syncCostPlan({{"op", "sync"}, {"fn", "print"}, {"self", "y"}})), "");
-  EXPECT_EQ(problemOf(syncCostPlan(
+  EXPECT_EQ(planProblem(syncCostPlan({{"op", "sync"}, {"fn", "item"}, {"self", "s"}})), "");
+  EXPECT_EQ(planProblem(syncCostPlan({{"op", "sync"}, {"fn", "synchronize"}})), "");
+  EXPECT_EQ(planProblem(syncCostPlan({{"op", "sync"}, {"fn", "print"}, {"self", "y"}})), "");
+  EXPECT_EQ(planProblem(syncCostPlan(
                 {{"id", "n"}, {"op", "sync"}, {"fn", "nonzero"}, {"self", "y"}})),
             "");
-  EXPECT_EQ(problemOf(syncCostPlan({{"id", "h"}, {"op", "move"}, {"fn", "cpu"}, {"self", "y"}})),
+  EXPECT_EQ(planProblem(syncCostPlan({{"id", "h"}, {"op", "move"}, {"fn", "cpu"}, {"self", "y"}})),
             "");
-  EXPECT_EQ(problemOf(syncCostPlan({{"id", "h"}, {"op", "move"}, {"fn", "to"},
+  EXPECT_EQ(planProblem(syncCostPlan({{"id", "h"}, {"op", "move"}, {"fn", "to"},
                                     {"self", "y"}, {"device", "cpu"}})),
             "");
 }
 
 TEST(PlanValidator, RejectsMalformedSyncs) {
-  EXPECT_EQ(problemOf(syncCostPlan({{"op", "sync"}, {"fn", "wait"}, {"self", "s"}})),
+  EXPECT_EQ(planProblem(syncCostPlan({{"op", "sync"}, {"fn", "wait"}, {"self", "s"}})),
             "/steps/3/fn: unknown sync 'wait' (known: item, nonzero, print, "
             "synchronize)");
-  EXPECT_EQ(problemOf(syncCostPlan({{"op", "sync"}, {"fn", "item"}})),
+  EXPECT_EQ(planProblem(syncCostPlan({{"op", "sync"}, {"fn", "item"}})),
             "/steps/3: missing required field 'self'");
-  EXPECT_EQ(problemOf(syncCostPlan({{"op", "sync"}, {"fn", "synchronize"}, {"self", "s"}})),
+  EXPECT_EQ(planProblem(syncCostPlan({{"op", "sync"}, {"fn", "synchronize"}, {"self", "s"}})),
             "/steps/3/self: 'synchronize' takes no tensor");
-  EXPECT_EQ(problemOf(syncCostPlan({{"id", "v"}, {"op", "sync"}, {"fn", "item"}, {"self", "s"}})),
+  EXPECT_EQ(planProblem(syncCostPlan({{"id", "v"}, {"op", "sync"}, {"fn", "item"}, {"self", "s"}})),
             "/steps/3/id: sync 'item' produces no tensor to name");
   json NotASync = syncCostPlan({{"id", "h"}, {"op", "move"}, {"fn", "cuda"}, {"self", "y"}});
-  EXPECT_EQ(problemOf(NotASync),
+  EXPECT_EQ(planProblem(NotASync),
             "/expect/step: 'sync-cost' needs step 3 to be a 'sync' step or a "
             "move to the CPU, it is 'move'");
   json NoWork = syncCostPlan({{"op", "sync"}, {"fn", "item"}, {"self", "s"}});
   NoWork["expect"]["work"] = 3;
-  EXPECT_EQ(problemOf(NoWork), "/expect/work: the loop's work must start "
+  EXPECT_EQ(planProblem(NoWork), "/expect/work: the loop's work must start "
                                "before the sync at step 3");
   NoWork["expect"].erase("work");
-  EXPECT_EQ(problemOf(NoWork), "/expect: missing required field 'work'");
+  EXPECT_EQ(planProblem(NoWork), "/expect: missing required field 'work'");
   json Forever = syncCostPlan({{"op", "sync"}, {"fn", "item"}, {"self", "s"}});
   Forever["expect"]["iterations"] = 0;
-  EXPECT_EQ(problemOf(Forever),
+  EXPECT_EQ(planProblem(Forever),
             "/expect/iterations: must be between 1 and 1000000, got 0");
 }
 
 TEST(PlanValidator, RejectsANonObject) {
-  EXPECT_EQ(problemOf(json::array()), "/: a plan must be a JSON object");
+  EXPECT_EQ(planProblem(json::array()), "/: a plan must be a JSON object");
 }
 
 TEST(PlanValidator, RejectsSaveLoadOfBothTensorAndModule) {
   json Plan = everyOpPlan();
   Plan["steps"][22]["self"] = "x";
-  EXPECT_EQ(problemOf(Plan),
+  EXPECT_EQ(planProblem(Plan),
             "/steps/22: needs exactly one of 'self' (a tensor) or 'module'");
 }
 
 TEST(PlanValidator, RebindingANameForgetsItsOldMembers) {
   json Plan = everyOpPlan();
   Plan["steps"][11]["id"] = "net"; // "net" now names a tensor
-  EXPECT_EQ(problemOf(Plan),
+  EXPECT_EQ(planProblem(Plan),
             "/steps/15/module: 'net.fc' is not defined by an earlier step");
 }
 
@@ -255,29 +255,29 @@ json callPlan(json Call) {
 }
 
 TEST(PlanValidator, CallFunctionsTakeTheirOwnArguments) {
-  EXPECT_EQ(problemOf(callPlan({{"fn", "where"}, {"args", {"m", "a", "b"}}})),
+  EXPECT_EQ(planProblem(callPlan({{"fn", "where"}, {"args", {"m", "a", "b"}}})),
             "");
-  EXPECT_EQ(problemOf(callPlan({{"fn", "where"}, {"args", {"m", "a"}}})),
+  EXPECT_EQ(planProblem(callPlan({{"fn", "where"}, {"args", {"m", "a"}}})),
             "/steps/4/args: 'where' takes 3 argument(s), got 2");
-  EXPECT_EQ(problemOf(callPlan({{"fn", "lerp"}, {"args", {"a", "b", 0.5}}})),
+  EXPECT_EQ(planProblem(callPlan({{"fn", "lerp"}, {"args", {"a", "b", 0.5}}})),
             "");
-  EXPECT_EQ(problemOf(callPlan({{"fn", "hstack"}, {"args", {"a", "b", "c"}}})),
+  EXPECT_EQ(planProblem(callPlan({{"fn", "hstack"}, {"args", {"a", "b", "c"}}})),
             "");
-  EXPECT_EQ(problemOf(callPlan(
+  EXPECT_EQ(planProblem(callPlan(
                 {{"fn", "hstack"}, {"args", {"a", "b"}}, {"dim", 0}})),
             "/steps/4/dim: 'hstack' takes no dim");
-  EXPECT_EQ(problemOf(callPlan({{"fn", "true_divide"}, {"args", {"a", 2}}})),
+  EXPECT_EQ(planProblem(callPlan({{"fn", "true_divide"}, {"args", {"a", 2}}})),
             "");
-  EXPECT_EQ(problemOf(callPlan({{"fn", "atan2"}, {"args", {"a", 2}}})),
+  EXPECT_EQ(planProblem(callPlan({{"fn", "atan2"}, {"args", {"a", 2}}})),
             "/steps/4/args/1: must name a value defined by an earlier step");
-  EXPECT_EQ(problemOf(callPlan({{"fn", "binary_cross_entropy"},
+  EXPECT_EQ(planProblem(callPlan({{"fn", "binary_cross_entropy"},
                                 {"args", {"a", "b"}},
                                 {"weight", "c"}})),
             "");
-  EXPECT_EQ(problemOf(callPlan(
+  EXPECT_EQ(planProblem(callPlan(
                 {{"fn", "kl_div"}, {"args", {"a", "b"}}, {"weight", "c"}})),
             "/steps/4/weight: 'kl_div' takes no weight");
-  EXPECT_EQ(problemOf(callPlan({{"fn", "add_mm"}, {"args", {"a", "b"}}}))
+  EXPECT_EQ(planProblem(callPlan({{"fn", "add_mm"}, {"args", {"a", "b"}}}))
                 .rfind("/steps/4/fn: unknown function 'add_mm' (known: ", 0),
             0u);
 }

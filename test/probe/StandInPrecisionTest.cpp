@@ -31,9 +31,9 @@ const std::set<std::string> &measuredFaithful() {
   return Fns;
 }
 
-json factory(const std::string &Id, const std::string &Device, json Sizes,
-             const std::string &Dtype = "float32",
-             const std::string &Fill = "rand") {
+json factoryOn(const std::string &Id, const std::string &Device, json Sizes,
+               const std::string &Dtype = "float32",
+               const std::string &Fill = "rand") {
   return {{"id", Id},       {"op", "factory"},  {"fn", Fill},
           {"sizes", Sizes}, {"device", Device}, {"dtype", Dtype}};
 }
@@ -42,28 +42,28 @@ json factory(const std::string &Id, const std::string &Device, json Sizes,
 /// 0-dim), the others on the accelerator.
 json operandsOf(const std::string &Fn, size_t Arity) {
   if (Fn == "mm" || Fn == "matmul")
-    return {factory("a", "accel", {4, 4}), factory("b", "cpu", {4, 4})};
+    return {factoryOn("a", "accel", {4, 4}), factoryOn("b", "cpu", {4, 4})};
   if (Fn == "bmm")
-    return {factory("a", "accel", {2, 4, 4}), factory("b", "cpu", {2, 4, 4})};
+    return {factoryOn("a", "accel", {2, 4, 4}), factoryOn("b", "cpu", {2, 4, 4})};
   if (Fn == "mv")
-    return {factory("a", "accel", {4, 4}), factory("b", "cpu", {4})};
+    return {factoryOn("a", "accel", {4, 4}), factoryOn("b", "cpu", {4})};
   if (Fn == "cross_entropy" || Fn == "nll_loss")
-    return {factory("a", "accel", {4, 3}),
-            factory("b", "cpu", {4}, "int64", "zeros")};
+    return {factoryOn("a", "accel", {4, 3}),
+            factoryOn("b", "cpu", {4}, "int64", "zeros")};
   if (Fn == "index_select" || Fn == "index")
-    return {factory("a", "accel", {4, 3}),
-            factory("b", "cpu", {2}, "int64", "zeros")};
+    return {factoryOn("a", "accel", {4, 3}),
+            factoryOn("b", "cpu", {2}, "int64", "zeros")};
   if (Fn.rfind("bitwise_", 0) == 0)
-    return {factory("a", "accel", {4}, "bool", "zeros"),
-            factory("b", "cpu", {4}, "bool", "zeros")};
+    return {factoryOn("a", "accel", {4}, "bool", "zeros"),
+            factoryOn("b", "cpu", {4}, "bool", "zeros")};
   if (Fn == "where")
-    return {factory("a", "cpu", {4}, "bool", "zeros"),
-            factory("b", "accel", {4}), factory("c", "accel", {4})};
+    return {factoryOn("a", "cpu", {4}, "bool", "zeros"),
+            factoryOn("b", "accel", {4}), factoryOn("c", "accel", {4})};
   if (Arity == 1)
-    return json::array({factory("a", "accel", {4})});
-  json Operands = {factory("a", "accel", {4}), factory("b", "cpu", {4})};
+    return json::array({factoryOn("a", "accel", {4})});
+  json Operands = {factoryOn("a", "accel", {4}), factoryOn("b", "cpu", {4})};
   if (Arity == 3)
-    Operands.push_back(factory("c", "accel", {4}));
+    Operands.push_back(factoryOn("c", "accel", {4}));
   return Operands;
 }
 

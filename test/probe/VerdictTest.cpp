@@ -10,7 +10,7 @@ using namespace torch_tidy::plan;
 namespace {
 
 /// The one-line problem with \p J as a verdicts file ("" when it is one).
-std::string problemOf(const json &J) {
+std::string verdictsProblem(const json &J) {
   auto Parsed = parseVerdicts(J);
   auto *Error = std::get_if<ValidationError>(&Parsed);
   return Error ? Error->str() : "";
@@ -79,32 +79,32 @@ TEST(Verdicts, SummaryCountsEachOutcome) {
 
 TEST(Verdicts, AcceptsTheLeastAFileNeeds) {
   EXPECT_EQ(
-      problemOf({{"format", "torch-tidy-verdicts"},
+      verdictsProblem({{"format", "torch-tidy-verdicts"},
                  {"version", 1},
                  {"verdicts", {{{"id", "x"}, {"verdict", "inconclusive"}}}}}),
       "");
 }
 
 TEST(Verdicts, RejectsWhatIsNotAVerdictsFile) {
-  EXPECT_EQ(problemOf(json::array()),
+  EXPECT_EQ(verdictsProblem(json::array()),
             "/: a verdicts file must be a JSON object");
-  EXPECT_EQ(problemOf({{"verdicts", 3}}),
+  EXPECT_EQ(verdictsProblem({{"verdicts", 3}}),
             "/format: must be \"torch-tidy-verdicts\"");
   json Plan = verdictsFile();
   Plan["format"] = "torch-tidy-plan";
-  EXPECT_EQ(problemOf(Plan), "/format: must be \"torch-tidy-verdicts\"");
+  EXPECT_EQ(verdictsProblem(Plan), "/format: must be \"torch-tidy-verdicts\"");
   json Future = verdictsFile();
   Future["version"] = 2;
-  EXPECT_EQ(problemOf(Future), "/version: must be 1");
+  EXPECT_EQ(verdictsProblem(Future), "/version: must be 1");
   json NoList = verdictsFile();
   NoList.erase("verdicts");
-  EXPECT_EQ(problemOf(NoList), "/verdicts: must be an array of verdicts");
+  EXPECT_EQ(verdictsProblem(NoList), "/verdicts: must be an array of verdicts");
   json Extra = verdictsFile();
   Extra["verdict"] = "confirmed";
-  EXPECT_EQ(problemOf(Extra), "/verdict: unknown field");
+  EXPECT_EQ(verdictsProblem(Extra), "/verdict: unknown field");
   json BadCount = verdictsFile();
   BadCount["summary"]["confirmed"] = -1;
-  EXPECT_EQ(problemOf(BadCount),
+  EXPECT_EQ(verdictsProblem(BadCount),
             "/summary/confirmed: must be a non-negative integer");
 }
 
@@ -112,7 +112,7 @@ TEST(Verdicts, RejectsAMalformedVerdict) {
   auto ProblemWith = [](const char *Key, json Value) {
     json File = verdictsFile();
     File["verdicts"][1][Key] = std::move(Value);
-    return problemOf(File);
+    return verdictsProblem(File);
   };
   EXPECT_EQ(ProblemWith("verdict", "maybe"),
             "/verdicts/1/verdict: must be confirmed, not-reproduced, "
@@ -126,7 +126,7 @@ TEST(Verdicts, RejectsAMalformedVerdict) {
             "/verdicts/1/messages: unknown field");
   json NoOutcome = verdictsFile();
   NoOutcome["verdicts"][0].erase("verdict");
-  EXPECT_EQ(problemOf(NoOutcome),
+  EXPECT_EQ(verdictsProblem(NoOutcome),
             "/verdicts/0: missing required field 'verdict'");
 }
 

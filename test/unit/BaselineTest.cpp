@@ -11,7 +11,7 @@ using test::offsetOf;
 using test::spanAt;
 using test::TempDir;
 
-const char Code[] = "void f(torch::Tensor x, torch::Device d) {\n"
+const char BaselineCode[] = "void f(torch::Tensor x, torch::Device d) {\n"
                     "  x.to(d);\n"
                     "  auto y = x * 2;\n"
                     "  x.to(d);\n"
@@ -33,9 +33,9 @@ Finding at(const std::string &File, const std::string &Text,
 
 TEST(Identify, RelativePathTrimmedLineAndOccurrences) {
   TempDir Dir;
-  std::string File = Dir.write("src/a.cpp", Code);
+  std::string File = Dir.write("src/a.cpp", BaselineCode);
   std::vector<FindingIdentity> Ids =
-      identify({at(File, Code, "x.to(d)", 0), at(File, Code, "x.to(d)", 1)},
+      identify({at(File, BaselineCode, "x.to(d)", 0), at(File, BaselineCode, "x.to(d)", 1)},
                Dir.path());
   ASSERT_EQ(Ids.size(), 2u);
   EXPECT_EQ(Ids[0].Rule, "device-discarded-to");
@@ -51,10 +51,10 @@ TEST(Identify, RelativePathTrimmedLineAndOccurrences) {
 
 TEST(Identify, SurvivesLinesInsertedAboveAndReindenting) {
   TempDir Dir;
-  std::string File = Dir.write("a.cpp", Code);
+  std::string File = Dir.write("a.cpp", BaselineCode);
   FindingIdentity Before =
-      identify({at(File, Code, "x.to(d)", 0, "x * 2")}, Dir.path())[0];
-  std::string Edited = std::string("// new\n#include <vector>\n\n") + Code;
+      identify({at(File, BaselineCode, "x.to(d)", 0, "x * 2")}, Dir.path())[0];
+  std::string Edited = std::string("// new\n#include <vector>\n\n") + BaselineCode;
   Edited.replace(Edited.find("  x.to(d);"), 10, "\tx . to( d ) ;");
   Edited.replace(Edited.find("  auto y"), 8, "    auto    y");
   Dir.write("a.cpp", Edited);
@@ -65,10 +65,10 @@ TEST(Identify, SurvivesLinesInsertedAboveAndReindenting) {
 
 TEST(Identify, ANoteOnAChangedLineMakesItAnotherFinding) {
   TempDir Dir;
-  std::string File = Dir.write("a.cpp", Code);
+  std::string File = Dir.write("a.cpp", BaselineCode);
   FindingIdentity Before =
-      identify({at(File, Code, "x.to(d)", 0, "x * 2")}, Dir.path())[0];
-  std::string Edited = Code;
+      identify({at(File, BaselineCode, "x.to(d)", 0, "x * 2")}, Dir.path())[0];
+  std::string Edited = BaselineCode;
   Edited.replace(Edited.find("x * 2"), 5, "x * 3");
   Dir.write("a.cpp", Edited);
   FindingIdentity After =
@@ -82,18 +82,18 @@ TEST(Identify, ANoteOnAChangedLineMakesItAnotherFinding) {
 
 TEST(Identify, PathOutsideTheRootStaysAbsolute) {
   TempDir Dir;
-  std::string File = Dir.write("a.cpp", Code);
-  EXPECT_EQ(identify({at(File, Code, "x.to(d)")}, "/elsewhere")[0].Path, File);
+  std::string File = Dir.write("a.cpp", BaselineCode);
+  EXPECT_EQ(identify({at(File, BaselineCode, "x.to(d)")}, "/elsewhere")[0].Path, File);
   EXPECT_EQ(relativeToRoot("/r/src/a.cpp", "/r/"), "src/a.cpp");
   EXPECT_EQ(relativeToRoot("/rx/a.cpp", "/r"), "/rx/a.cpp");
 }
 
 TEST(BaselineFile, SortedOneFindingALineAndReadBack) {
   TempDir Dir;
-  std::string A = Dir.write("b/a.cpp", Code), Z = Dir.write("a/z.cpp", Code);
-  std::vector<Finding> Findings = {at(A, Code, "x.to(d)", 0),
-                                   at(A, Code, "x.to(d)", 1),
-                                   at(Z, Code, "x.to(d)", 0)};
+  std::string A = Dir.write("b/a.cpp", BaselineCode), Z = Dir.write("a/z.cpp", BaselineCode);
+  std::vector<Finding> Findings = {at(A, BaselineCode, "x.to(d)", 0),
+                                   at(A, BaselineCode, "x.to(d)", 1),
+                                   at(Z, BaselineCode, "x.to(d)", 0)};
   Finding Error;
   Error.Check = "clang-diagnostic-error";
   Error.IsError = true;
@@ -164,15 +164,15 @@ TEST(BaselineFile, BadFilesAreOneLineErrorsNamingThem) {
 
 TEST(CompareWithBaseline, UnchangedNewAndAbsent) {
   TempDir Dir;
-  std::string A = Dir.write("a.cpp", Code), B = Dir.write("b.cpp", Code);
-  std::vector<Finding> Old = {at(A, Code, "x.to(d)", 0),
-                              at(A, Code, "x.to(d)", 1),
-                              at(B, Code, "x.to(d)", 0)};
+  std::string A = Dir.write("a.cpp", BaselineCode), B = Dir.write("b.cpp", BaselineCode);
+  std::vector<Finding> Old = {at(A, BaselineCode, "x.to(d)", 0),
+                              at(A, BaselineCode, "x.to(d)", 1),
+                              at(B, BaselineCode, "x.to(d)", 0)};
   std::vector<FindingIdentity> Baseline = identify(Old, Dir.path());
   // Now: a.cpp's second is fixed, b.cpp's is unchanged, a new one in b.cpp.
-  std::vector<Finding> Now = {at(A, Code, "x.to(d)", 0),
-                              at(B, Code, "x.to(d)", 0),
-                              at(B, Code, "x.to(d)", 1)};
+  std::vector<Finding> Now = {at(A, BaselineCode, "x.to(d)", 0),
+                              at(B, BaselineCode, "x.to(d)", 0),
+                              at(B, BaselineCode, "x.to(d)", 1)};
   std::vector<FindingIdentity> Ids = identify(Now, Dir.path());
   BaselineComparison C =
       compareWithBaseline(Now, Ids, Baseline, std::nullopt);
@@ -188,8 +188,8 @@ TEST(CompareWithBaseline, UnchangedNewAndAbsent) {
 
 TEST(CompareWithBaseline, CompilerErrorsAlwaysCount) {
   TempDir Dir;
-  std::string A = Dir.write("a.cpp", Code);
-  Finding Error = at(A, Code, "x.to(d)");
+  std::string A = Dir.write("a.cpp", BaselineCode);
+  Finding Error = at(A, BaselineCode, "x.to(d)");
   Error.Check = "clang-diagnostic-error";
   Error.IsError = true;
   std::vector<FindingIdentity> Ids = identify({Error}, Dir.path());

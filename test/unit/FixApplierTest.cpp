@@ -15,7 +15,7 @@ using test::readFile;
 using test::spanAt;
 using test::TempDir;
 
-const char Source[] = "void f(T a, T b) {\n  a.to(d);\n  b.cuda();\n}\n";
+const char TwoMoves[] = "void f(T a, T b) {\n  a.to(d);\n  b.cuda();\n}\n";
 
 Finding withFixes(std::vector<Edit> Fixes) {
   Finding F;
@@ -38,8 +38,8 @@ Edit replace(const std::string &File, unsigned Offset, unsigned Length,
 
 TEST(FixApplier, AppliesNonOverlappingFixes) {
   TempDir Dir;
-  std::string File = Dir.write("a.cpp", Source);
-  std::string Text = Source;
+  std::string File = Dir.write("a.cpp", TwoMoves);
+  std::string Text = TwoMoves;
   FixSummary Summary = applyFixes(
       {withFixes({insert(File, offsetOf(Text, "a.to"), "a = ")}),
        withFixes({insert(File, offsetOf(Text, "b.cuda"), "b = ")}),
@@ -53,8 +53,8 @@ TEST(FixApplier, AppliesNonOverlappingFixes) {
 
 TEST(FixApplier, SkipsAFindingThatOverlapsAnEarlierOneWhole) {
   TempDir Dir;
-  std::string File = Dir.write("a.cpp", Source);
-  std::string Text = Source;
+  std::string File = Dir.write("a.cpp", TwoMoves);
+  std::string Text = TwoMoves;
   unsigned To = offsetOf(Text, "to(d)");
   unsigned Cuda = offsetOf(Text, "cuda()");
   FixSummary Summary = applyFixes({
@@ -93,11 +93,11 @@ TEST(FixApplier, TheSameFixTwiceIsAppliedOnce) {
 
 TEST(FixApplier, KeepsPermissionsAndLeavesNoTemporaries) {
   TempDir Dir;
-  std::string File = Dir.write("a.cpp", Source);
+  std::string File = Dir.write("a.cpp", TwoMoves);
   ASSERT_FALSE(llvm::sys::fs::setPermissions(
       File, static_cast<llvm::sys::fs::perms>(0751)));
   FixSummary Summary = applyFixes(
-      {withFixes({insert(File, offsetOf(Source, "a.to"), "a = ")})});
+      {withFixes({insert(File, offsetOf(TwoMoves, "a.to"), "a = ")})});
   EXPECT_EQ(Summary.Applied, 1u);
   auto Perms = llvm::sys::fs::getPermissions(File);
   ASSERT_TRUE(bool(Perms));

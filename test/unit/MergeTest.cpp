@@ -15,7 +15,7 @@ using test::offsetOf;
 using test::spanAt;
 using test::TempDir;
 
-const char Code[] = "void f(torch::Tensor x, torch::Device d) {\n"
+const char MergedCode[] = "void f(torch::Tensor x, torch::Device d) {\n"
                     "  x.to(d);\n"
                     "  for (auto t : v) t = t.to(d);\n"
                     "}\n";
@@ -24,16 +24,16 @@ class MergeTest : public ::testing::Test {
 protected:
   void SetUp() override {
     for (const char *Name : {"src/a.cpp", "src/b.cpp", "src/c.cpp"}) {
-      std::string File = Dir.write(Name, Code);
+      std::string File = Dir.write(Name, MergedCode);
       Finding Discarded;
       Discarded.Check = "device-discarded-to";
       Discarded.Message = "result of 'to' is discarded";
-      Discarded.Where = spanAt(File, offsetOf(Code, "x.to(d)"));
-      Discarded.Notes.push_back({spanAt(File, offsetOf(Code, "for")), "n", {}});
+      Discarded.Where = spanAt(File, offsetOf(MergedCode, "x.to(d)"));
+      Discarded.Notes.push_back({spanAt(File, offsetOf(MergedCode, "for")), "n", {}});
       Finding Loop;
       Loop.Check = "device-loop-copy-to";
       Loop.Message = "'t' is a copy";
-      Loop.Where = spanAt(File, offsetOf(Code, "t = t.to"));
+      Loop.Where = spanAt(File, offsetOf(MergedCode, "t = t.to"));
       ByFile.push_back({Discarded, Loop});
     }
   }

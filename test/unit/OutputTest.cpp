@@ -26,7 +26,7 @@ plan::Verdict verdict(std::string Outcome, std::string Device,
   return V;
 }
 
-const char Source[] = R"(#include <torch/torch.h>
+const char OutputSource[] = R"(#include <torch/torch.h>
 
 void f(torch::Tensor x, torch::Device d) {
   x.to(d);
@@ -39,8 +39,8 @@ void f(torch::Tensor x, torch::Device d) {
 class OutputTest : public ::testing::Test {
 protected:
   void SetUp() override {
-    File = Dir.write("src/train.cpp", Source);
-    std::string Text = Source;
+    File = Dir.write("src/train.cpp", OutputSource);
+    std::string Text = OutputSource;
     unsigned Call = offsetOf(Text, "x.to(d)");
 
     Finding Discarded;
@@ -341,7 +341,7 @@ TEST_F(OutputTest, SarifFingerprintsSurviveALineInsertedAbove) {
   auto Before = fingerprints(json::parse(toSarif(Findings)));
 
   // The same code, two lines lower, as the next commit would have it.
-  std::string Shifted = std::string("// a comment\n#include <vector>\n") + Source;
+  std::string Shifted = std::string("// a comment\n#include <vector>\n") + OutputSource;
   Dir.write("src/train.cpp", Shifted);
   std::vector<Finding> Moved = Findings;
   Moved[0].Where = spanAt(File, offsetOf(Shifted, "x.to(d)"));

@@ -14,14 +14,14 @@ using test::offsetOf;
 using test::spanAt;
 using test::TempDir;
 
-const char Source[] = "void f(torch::Tensor x) { x.to(d); auto y = x * w; }\n";
+const char CollectedSource[] = "void f(torch::Tensor x) { x.to(d); auto y = x * w; }\n";
 
 /// A file on disk and a SourceManager over it, as a check sees it.
 class PlanCollectorTest : public ::testing::Test {
 protected:
   void SetUp() override {
-    File = Dir.write("src/f.cpp", Source);
-    Manager = std::make_unique<clang::SourceManagerForFile>(File, Source);
+    File = Dir.write("src/f.cpp", CollectedSource);
+    Manager = std::make_unique<clang::SourceManagerForFile>(File, CollectedSource);
   }
 
   const clang::SourceManager &sourceManager() { return Manager->get(); }
@@ -29,13 +29,13 @@ protected:
   clang::SourceLocation at(const std::string &Needle) {
     const clang::SourceManager &SM = sourceManager();
     return SM.getLocForStartOfFile(SM.getMainFileID())
-        .getLocWithOffset(offsetOf(Source, Needle));
+        .getLocWithOffset(offsetOf(CollectedSource, Needle));
   }
 
   Finding finding(const std::string &Check, const std::string &Needle) {
     Finding F;
     F.Check = Check;
-    F.Where = spanAt(File, offsetOf(Source, Needle));
+    F.Where = spanAt(File, offsetOf(CollectedSource, Needle));
     return F;
   }
 

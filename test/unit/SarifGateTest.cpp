@@ -15,7 +15,7 @@ using test::offsetOf;
 using test::spanAt;
 using test::TempDir;
 
-const char Code[] = "void f(torch::Tensor x, torch::Device d) {\n"
+const char GatedCode[] = "void f(torch::Tensor x, torch::Device d) {\n"
                     "  x.to(d);\n"
                     "  x.to(d);\n"
                     "}\n";
@@ -23,12 +23,12 @@ const char Code[] = "void f(torch::Tensor x, torch::Device d) {\n"
 class SarifGateTest : public ::testing::Test {
 protected:
   void SetUp() override {
-    File = Dir.write("src/a.cpp", Code);
+    File = Dir.write("src/a.cpp", GatedCode);
     for (unsigned I = 0; I < 2; ++I) {
       Finding F;
       F.Check = "device-discarded-to";
       F.Message = "result of 'to' is discarded";
-      F.Where = spanAt(File, offsetOf(Code, "x.to(d)", I));
+      F.Where = spanAt(File, offsetOf(GatedCode, "x.to(d)", I));
       Findings.push_back(F);
     }
     Options.SourceRoot = Dir.path();
@@ -51,7 +51,7 @@ protected:
 
 TEST_F(SarifGateTest, PrimaryLocationLineHashIsGitHubs) {
   json Run = sarif(Findings);
-  LineHashes Hashes(Code);
+  LineHashes Hashes(GatedCode);
   for (unsigned I = 0; I < 2; ++I) {
     const json &R = Run["results"][I];
     unsigned Line = R["locations"][0]["physicalLocation"]["region"]["startLine"];
