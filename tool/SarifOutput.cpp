@@ -37,17 +37,10 @@ const char *level(Severity S) {
   llvm_unreachable("a severity without a level");
 }
 
-/// CodeQL's problem.severity, which code scanning shows.
+/// CodeQL's problem.severity, which code scanning shows: its level, but
+/// "recommendation" for a note.
 const char *problemSeverity(Severity S) {
-  switch (S) {
-  case Severity::Bug:
-    return "error";
-  case Severity::Hazard:
-    return "warning";
-  case Severity::Performance:
-    return "recommendation";
-  }
-  llvm_unreachable("a severity without a problem.severity");
+  return S == Severity::Performance ? "recommendation" : level(S);
 }
 
 /// A result's level: its rule's, but for compiler errors and warnings as
