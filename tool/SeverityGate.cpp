@@ -13,12 +13,13 @@ using clang::tidy::torch_tidy::Severity;
 using clang::tidy::torch_tidy::severityName;
 using clang::tidy::torch_tidy::severityOf;
 
-static llvm::cl::opt<std::string> FailOnOption("fail-on", llvm::cl::desc(R"(
+static llvm::cl::opt<std::string>
+    FailOnOption("fail-on", llvm::cl::desc(R"(
 Exit with status 1 when a finding of these severities is counted
 (comma-separated: bug, hazard, performance), as --warnings-as-errors does
 for checks. Default: none.)"),
-                                               llvm::cl::value_desc("severities"),
-                                               llvm::cl::cat(gateCategory()));
+                 llvm::cl::value_desc("severities"),
+                 llvm::cl::cat(gateCategory()));
 
 llvm::Expected<SeverityGate> SeverityGate::fromOptions() {
   return parse(FailOnOption);

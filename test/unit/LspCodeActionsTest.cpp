@@ -73,7 +73,8 @@ TEST_F(Fixture, ADiagnosticHasItsRangeSeverityNotesAndDocs) {
   EXPECT_EQ(D["range"], json({{"start", {{"line", 2}, {"character", 2}}},
                               {"end", {{"line", 2}, {"character", 9}}}}));
   EXPECT_EQ(D["severity"], 1) << "a bug is an error";
-  EXPECT_EQ(D["tags"], json::array({1})) << "Unnecessary: the call has no effect";
+  EXPECT_EQ(D["tags"], json::array({1}))
+      << "Unnecessary: the call has no effect";
   EXPECT_EQ(D["code"], "device-discarded-to");
   EXPECT_EQ(D["source"], "torch-tidy");
   EXPECT_EQ(D["relatedInformation"][0]["message"], "'x' is used here");

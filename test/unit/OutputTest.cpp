@@ -129,8 +129,8 @@ TEST_F(OutputTest, TextAppendsTheVerdict) {
   Findings[0].Confirmation =
       verdict("confirmed", "cuda:0 NVIDIA H200", "tensor still on cpu");
   std::string Out = toText({Findings[0]});
-  EXPECT_NE(Out.find("[device-discarded-to,bug] confirmed on cuda:0 NVIDIA H200: "
-                     "tensor still on cpu\n"),
+  EXPECT_NE(Out.find("[device-discarded-to,bug] confirmed on cuda:0 NVIDIA "
+                     "H200: tensor still on cpu\n"),
             std::string::npos)
       << Out;
 }
