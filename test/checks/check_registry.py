@@ -31,8 +31,9 @@ ENTRY = re.compile(r'^TORCH_TIDY_CHECK\(\s*"([a-z0-9-]+)"\s*,\s*(\w+)\s*,'
                    r'\s*(Bug|Hazard|Performance)\s*,\s*(Medium|High|VeryHigh)\s*,'
                    r'((?:\s*"(?:[^"\\]|\\.)*")+)\s*,', re.MULTILINE)
 # How the doc page's "Severity" section names them.
-SEVERITY_SECTION = re.compile(r'^## Severity\n\n\*\*([a-z]+)\*\*, precision \*\*([a-z-]+)\*\*',
-                              re.MULTILINE)
+SEVERITY_SECTION = re.compile(
+    r'^## Severity\n\n\*\*([a-z]+)\*\*, precision \*\*([a-z-]+)\*\*',
+    re.MULTILINE)
 LITERAL = re.compile(r'"((?:[^"\\]|\\.)*)"')
 README_ROW = re.compile(r'^\| \[([a-z0-9-]+)\]\(docs/checks/([^)]+)\) \|',
                         re.MULTILINE)
@@ -50,12 +51,6 @@ def doc_summary(path):
     if not match:
         return None
     return re.sub(r'`([^`]*)`', r"'\1'", ' '.join(match.group(1).split()))
-
-
-def kebab(identifier):
-    """'VeryHigh' -> 'very-high', as the outputs write severities and
-    precisions."""
-    return re.sub(r'(?<!^)([A-Z])', r'-\1', identifier).lower()
 
 
 def kebab(identifier):
