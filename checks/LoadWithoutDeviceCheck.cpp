@@ -84,7 +84,10 @@ void LoadWithoutDeviceCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
   const auto *Fn = Result.Nodes.getNodeAs<FunctionDecl>("fn");
   ASTContext &Ctx = *Result.Context;
-  if (passesADevice(*Call) || Call->getBeginLoc().isMacroID())
+  // LibTorch's own loads (torch::load's body calls load_from) are the user's
+  // call's business, reported there.
+  if (passesADevice(*Call) || Call->getBeginLoc().isMacroID() ||
+      api::isInLibTorch(*Call, Ctx))
     return;
 
   std::string Name = Fn->getQualifiedNameAsString();

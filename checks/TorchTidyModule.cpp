@@ -16,7 +16,7 @@ namespace clang::tidy::torch_tidy {
 class TorchTidyModule : public ClangTidyModule {
 public:
   void addCheckFactories(ClangTidyCheckFactories &Factories) override {
-#define TORCH_TIDY_CHECK(Name, Class, Summary, Description)                    \
+#define TORCH_TIDY_CHECK(Name, Class, ...)                                     \
   Factories.registerCheck<Class>(Name);
 #include "Checks.def"
   }

@@ -23,6 +23,7 @@
 #include "Output.h"
 #include "PlanCollector.h"
 #include "ProjectRun.h"
+#include "SeverityGate.h"
 #include "SharedPchBuild.h"
 #include "Version.h"
 #include "Worker.h"
@@ -607,6 +608,9 @@ int runDriver(int Argc, const char **Argv) {
   auto Counted = Gate::fromOptions();
   if (!Counted)
     return fail(llvm::toString(Counted.takeError()));
+  auto FailOn = SeverityGate::fromOptions();
+  if (!FailOn)
+    return fail(llvm::toString(FailOn.takeError()));
   if (llvm::Error Err = checkWritable(Counted->baselineToWrite()))
     return fail(llvm::toString(std::move(Err)));
   std::vector<std::string> Files = filesToAnalyze(*Commands);
@@ -675,6 +679,8 @@ int runDriver(int Argc, const char **Argv) {
     }
   }
 
+  if (!Quiet)
+    FailOn->printSummary(Findings, llvm::errs());
   if (WarningsAsErrorsCount) {
     if (!Quiet)
       llvm::errs() << WarningsAsErrorsCount << " warning"
@@ -683,6 +689,8 @@ int runDriver(int Argc, const char **Argv) {
                    << (WarningsAsErrorsCount == 1 ? "" : "s") << "\n";
     return 1;
   }
+  if (FailOn->failing(Findings))
+    return 1;
   if (Crashed) {
     llvm::errs() << "torch-tidy: error: the analysis crashed on " << Crashed
                  << " file" << (Crashed == 1 ? "" : "s")

@@ -119,10 +119,6 @@ std::vector<std::string> Gate::select(std::vector<std::string> Files,
   return Files;
 }
 
-static std::string plural(size_t N, llvm::StringRef Noun) {
-  return std::to_string(N) + " " + Noun.str() + (N == 1 ? "" : "s");
-}
-
 llvm::Error Gate::apply(std::vector<Finding> &Findings,
                         const std::string &SourceRoot, bool Quiet) {
   if (Lines) {

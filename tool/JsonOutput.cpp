@@ -1,5 +1,6 @@
 //===--- JsonOutput.cpp - One JSON object per finding ---------------------===//
 
+#include "CheckCatalog.h"
 #include "JsonFields.h"
 #include "Output.h"
 
@@ -29,6 +30,8 @@ void writeJson(llvm::raw_ostream &OS, const std::vector<Finding> &Findings) {
     nlohmann::json Item = position(F.Where);
     Item["check"] = F.Check;
     Item["severity"] = severity(F);
+    if (auto Severity = clang::tidy::torch_tidy::severityOf(F.Check))
+      Item["rule_severity"] = severityName(*Severity).str();
     Item["message"] = F.Message;
     nlohmann::json Notes = nlohmann::json::array();
     for (const Note &N : F.Notes) {

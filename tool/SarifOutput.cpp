@@ -8,6 +8,7 @@
 #include "FileContents.h"
 #include "Fingerprint.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/Path.h"
 #include <map>
 
@@ -15,8 +16,43 @@ namespace torch_tidy {
 
 using clang::tidy::torch_tidy::checkCatalog;
 using clang::tidy::torch_tidy::findCheck;
+using clang::tidy::torch_tidy::precisionName;
+using clang::tidy::torch_tidy::Severity;
+using clang::tidy::torch_tidy::severityName;
+using clang::tidy::torch_tidy::severityOf;
 
 namespace {
+
+/// SARIF's level of a rule's findings: a bug is an error, a hazard a
+/// warning, a performance cost a note.
+const char *level(Severity S) {
+  switch (S) {
+  case Severity::Bug:
+    return "error";
+  case Severity::Hazard:
+    return "warning";
+  case Severity::Performance:
+    return "note";
+  }
+  llvm_unreachable("a severity without a level");
+}
+
+/// CodeQL's problem.severity, which code scanning shows: its level, but
+/// "recommendation" for a note.
+const char *problemSeverity(Severity S) {
+  return S == Severity::Performance ? "recommendation" : level(S);
+}
+
+/// A result's level: its rule's, but for compiler errors and warnings as
+/// errors (errors) and findings the probe ran cleanly (notes).
+const char *level(const Finding &F) {
+  if (F.Downgraded)
+    return "note";
+  if (F.IsError)
+    return "error";
+  auto Severity = severityOf(F.Check);
+  return Severity ? level(*Severity) : "warning";
+}
 
 class SarifBuilder {
 public:
@@ -223,6 +259,13 @@ private:
                       {"markdown", Info->Description.str() + "\n\n[" + Check +
                                        "](" + HelpUri + ")"}};
       Rule["helpUri"] = HelpUri;
+      // Rule metadata as CodeQL writes it, which code scanning reads.
+      Rule["defaultConfiguration"]["level"] = level(Info->Level);
+      Rule["properties"] = {
+          {"tags", nlohmann::json::array({severityName(Info->Level).str(),
+                                          Check.substr(0, Check.find('-'))})},
+          {"precision", precisionName(Info->Estimate).str()},
+          {"problem.severity", problemSeverity(Info->Level)}};
     } else {
       // Compiler diagnostics (clang-diagnostic-*) have no doc page.
       Rule["shortDescription"] = {{"text", "Compiler diagnostic " + Check}};
@@ -297,7 +340,7 @@ private:
                         std::optional<bool> Unchanged) {
     nlohmann::json Result = {{"ruleId", F.Check},
                              {"ruleIndex", ruleIndex(F.Check)},
-                             {"level", severity(F)},
+                             {"level", level(F)},
                              {"message", {{"text", F.Message}}},
                              {"locations", nlohmann::json::array()}};
     if (!F.Where.File.empty())

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CheckCatalog.h"
 #include "Output.h"
 #include "clang/Basic/DiagnosticOptions.h"
 #include "clang/Basic/FileManager.h"
@@ -16,6 +17,8 @@
 namespace torch_tidy {
 
 using namespace clang;
+using clang::tidy::torch_tidy::severityName;
+using clang::tidy::torch_tidy::severityOf;
 
 namespace {
 
@@ -36,7 +39,11 @@ public:
       auto Level = F.Downgraded ? DiagnosticsEngine::Note
                    : F.IsError  ? DiagnosticsEngine::Error
                                 : DiagnosticsEngine::Warning;
+      // The rule's severity follows its name, as clang's
+      // -fdiagnostics-show-category follows a warning's flag.
       std::string Name = F.Check;
+      if (auto Severity = severityOf(F.Check))
+        Name += "," + severityName(*Severity).str();
       if (F.IsWarningAsError)
         Name += ",-warnings-as-errors";
       auto Diag = Diags.Report(location(F.Where),

@@ -1,6 +1,7 @@
 //===--- UserCodeScope.cpp - Analyse only what the user owns --------------===//
 
 #include "UserCodeScope.h"
+#include "api/TorchApi.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclGroup.h"
@@ -11,6 +12,7 @@
 namespace torch_tidy {
 
 using namespace clang;
+using tidy::torch_tidy::api::isLibTorchDecl;
 
 namespace {
 
@@ -83,8 +85,11 @@ public:
       Candidates.assign(Ctx.getTranslationUnitDecl()->decls_begin(),
                         Ctx.getTranslationUnitDecl()->decls_end());
     std::vector<Decl *> Scope;
+    // LibTorch's own code is never the user's, whatever --header-filter
+    // says: its headers are often found through -I, not as system headers,
+    // and a finding in a template's body there belongs at the user's call.
     for (Decl *D : Candidates)
-      if (Files.contains(*D))
+      if (Files.contains(*D) && !isLibTorchDecl(D))
         Scope.push_back(D);
     addClassesDefinedHere(Scope, Files);
     Ctx.setTraversalScope(Scope);

@@ -2,11 +2,11 @@
 //
 // The matchers and the checks' own traversals visit only the declarations of
 // the main file and of the headers whose diagnostics would be shown
-// (--header-filter, --exclude-header-filter, --system-headers): the way
-// clangd limits its tidy checks to the main file. System and third-party
-// headers are parsed, so the types and calls they declare are known, but never
-// walked: a LibTorch translation unit has ~200,000 declarations in its headers
-// and a handful in the file.
+// (--header-filter, --exclude-header-filter, --system-headers), but for
+// LibTorch's own declarations: the way clangd limits its tidy checks to the
+// main file. System and third-party headers are parsed, so the types and
+// calls they declare are known, but never walked: a LibTorch translation unit
+// has ~200,000 declarations in its headers and a handful in the file.
 //
 //===----------------------------------------------------------------------===//
 

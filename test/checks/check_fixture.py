@@ -10,6 +10,11 @@ Every warning torch-tidy prints must be expected by a CHECK-MESSAGES line
 CHECK-FIXES lines, and the fixed file must still compile. With --plugin, stock
 clang-tidy loading libTorchTidyModule.so must print the same warnings.
 
+torch-tidy writes the rule's severity after its name, `[device-x,bug]`; each
+finding must carry the severity checks/Checks.def declares, and the lines are
+then matched and compared with the plugin's (which cannot write it) as
+`[device-x]`.
+
 A fixture that says `// FIXTURE-HEADERS: DIR` is parsed against the stand-in
 headers in test/checks/DIR (its <torch/torch.h>) instead of LibTorch's, and
 without the precompiled header: the construct alone, in milliseconds.
@@ -21,6 +26,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+
+from check_registry import registry
 
 CHECK_COMMENT = re.compile(r'// *CHECK-[A-Z0-9\-]*:[^\r\n]*')
 # `// FIXTURE-CONFIG: {CheckOptions: ...}`: the fixture's own --config.
@@ -44,10 +51,22 @@ def filecheck(filecheck_bin, fixture, prefix, text, extra=()):
                  (prefix, result.stdout, text))
 
 
-def warning_lines(output, path):
-    """The `file:line:col: warning: ... [check]` lines about the fixture."""
+def warning_lines(output):
+    """The `file:line:col: warning: ... [check]` lines, of every file."""
     return sorted(line for line in output.splitlines()
-                  if line.startswith(path + ':') and ': warning: ' in line)
+                  if re.match(r'[^ ]+:\d+:\d+: warning: ', line))
+
+
+def without_severity(output, check, root):
+    """torch-tidy's output with `[check,<severity>` written `[check`, once
+    every finding of \p check is found to carry the declared severity."""
+    declared = {name: severity for name, _, severity, _, _ in registry(root)}
+    tags = re.findall(r'\[' + re.escape(check) + r'(,[a-z]+)?[],]', output)
+    wrong = [tag for tag in tags if tag != ',' + declared[check]]
+    if wrong:
+        sys.exit('%s findings tagged %s, not its severity in Checks.def, %s' %
+                 (check, wrong, declared[check]))
+    return output.replace('[%s,%s' % (check, declared[check]), '[' + check)
 
 
 def main():
@@ -97,10 +116,12 @@ def main():
         if has_fixes:
             tidy.append('--fix')
         result = run(tidy + ['--'] + flags)
-        output = result.stdout
-        print(output)
+        print(result.stdout)
         if result.returncode != 0:
             sys.exit('torch-tidy exited with %d' % result.returncode)
+        root = os.path.dirname(os.path.dirname(os.path.dirname(
+            os.path.abspath(__file__))))
+        output = without_severity(result.stdout, check, root)
 
         filecheck(args.filecheck, args.fixture, 'CHECK-MESSAGES', output,
                   ['-implicit-check-not={{warning|error}}:',
@@ -121,8 +142,7 @@ def main():
             if args.config:
                 stock.append('--config=' + args.config)
             plugin = run(stock + ['--'] + flags)
-            ours, theirs = warning_lines(output, path), warning_lines(
-                plugin.stdout, path)
+            ours, theirs = warning_lines(output), warning_lines(plugin.stdout)
             if ours != theirs:
                 sys.exit('clang-tidy --load differs from torch-tidy:\n'
                          'torch-tidy:\n  %s\nclang-tidy:\n  %s\n%s' %

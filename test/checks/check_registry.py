@@ -4,15 +4,18 @@ names the rules agree:
 
   - Checks.def: every entry's name is unique, the entries are sorted by name,
     and each rule's class has its XxxCheck.h and XxxCheck.cpp;
-  - docs/checks/<name>.md exists for each rule and no other, and its bold
-    first line is the rule's summary in Checks.def (`code` read as 'code');
+  - docs/checks/<name>.md exists for each rule and no other, its bold
+    first line is the rule's summary in Checks.def (`code` read as 'code'),
+    and its "## Severity" section starts with the rule's severity and
+    precision in Checks.def: "**bug**, precision **high**";
   - test/checks/<name>.cpp exists for each rule, and every fixture
     (<name>.<variant>.cpp included) belongs to a rule;
   - the README's check table has one row per rule, in the same order, linking
     to its doc page;
   - torch-tidy --list-checks lists exactly the rules (the module is built
     from Checks.def), and its SARIF rules[] describes each of them with its
-    summary (the catalog is built from it too).
+    summary, severity (the first tag) and precision (the catalog is built
+    from it too).
 
     check_registry.py --root REPO --torch-tidy BIN
 """
@@ -25,7 +28,12 @@ import sys
 import tempfile
 
 ENTRY = re.compile(r'^TORCH_TIDY_CHECK\(\s*"([a-z0-9-]+)"\s*,\s*(\w+)\s*,'
+                   r'\s*(Bug|Hazard|Performance)\s*,\s*(Medium|High|VeryHigh)\s*,'
                    r'((?:\s*"(?:[^"\\]|\\.)*")+)\s*,', re.MULTILINE)
+# How the doc page's "Severity" section names them.
+SEVERITY_SECTION = re.compile(
+    r'^## Severity\n\n\*\*([a-z]+)\*\*, precision \*\*([a-z-]+)\*\*',
+    re.MULTILINE)
 LITERAL = re.compile(r'"((?:[^"\\]|\\.)*)"')
 README_ROW = re.compile(r'^\| \[([a-z0-9-]+)\]\(docs/checks/([^)]+)\) \|',
                         re.MULTILINE)
@@ -45,11 +53,26 @@ def doc_summary(path):
     return re.sub(r'`([^`]*)`', r"'\1'", ' '.join(match.group(1).split()))
 
 
+def kebab(identifier):
+    """'VeryHigh' -> 'very-high', as the outputs write severities and
+    precisions."""
+    return re.sub(r'(?<!^)([A-Z])', r'-\1', identifier).lower()
+
+
 def registry(root):
+    """[(name, class, severity, precision, summary)] of Checks.def's rules,
+    severity and precision as the outputs write them ('very-high')."""
     with open(os.path.join(root, 'checks', 'Checks.def'), encoding='utf-8') as f:
         text = f.read()
-    return [(name, cls, c_string(summary))
-            for name, cls, summary in ENTRY.findall(text)]
+    return [(name, cls, kebab(severity), kebab(precision), c_string(summary))
+            for name, cls, severity, precision, summary in ENTRY.findall(text)]
+
+
+def doc_severity(path):
+    """(severity, precision) that the doc page's Severity section states."""
+    with open(path, encoding='utf-8') as f:
+        match = SEVERITY_SECTION.search(f.read())
+    return match.groups() if match else None
 
 
 def main():
@@ -62,14 +85,14 @@ def main():
     problems = []
 
     rules = registry(root)
-    names = [name for name, _, _ in rules]
+    names = [name for name, *_ in rules]
     if not rules:
         sys.exit('no TORCH_TIDY_CHECK entry in checks/Checks.def')
     if len(set(names)) != len(names):
         problems.append('Checks.def names a rule twice')
     if names != sorted(names):
         problems.append('Checks.def is not sorted by name: %s' % ', '.join(names))
-    for name, cls, summary in rules:
+    for name, cls, severity, precision, summary in rules:
         for ext in ('.h', '.cpp'):
             if not os.path.exists(os.path.join(root, 'checks', cls + ext)):
                 problems.append('%s: checks/%s%s is missing' % (name, cls, ext))
@@ -80,6 +103,10 @@ def main():
             problems.append('%s: the summary in Checks.def is not the first line '
                             'of its doc page:\n    Checks.def: %s\n    doc page:   %s'
                             % (name, summary, doc_summary(doc)))
+        elif doc_severity(doc) != (severity, precision):
+            problems.append('%s: Checks.def says severity %s, precision %s; its '
+                            'doc page\'s "## Severity" section %s'
+                            % (name, severity, precision, doc_severity(doc)))
         if not os.path.exists(os.path.join(root, 'test', 'checks', name + '.cpp')):
             problems.append('%s: test/checks/%s.cpp is missing' % (name, name))
 
@@ -124,8 +151,12 @@ def main():
         else:
             with open(sarif, encoding='utf-8') as f:
                 described = json.load(f)['runs'][0]['tool']['driver']['rules']
-            got = [(r['id'], r['shortDescription']['text']) for r in described]
-            want = [(name, summary) for name, _, summary in rules]
+            got = [(r['id'], r['shortDescription']['text'],
+                    r.get('properties', {}).get('tags', [None])[0],
+                    r.get('properties', {}).get('precision'))
+                   for r in described]
+            want = [(name, summary, severity, precision)
+                    for name, _, severity, precision, summary in rules]
             if got != want:
                 problems.append('SARIF rules[] %s differ from Checks.def %s' %
                                 (got, want))

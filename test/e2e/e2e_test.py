@@ -78,6 +78,19 @@ MAIN_MESSAGES = {
         "'device'; pass 'device' to load to",
 }
 
+# The severity of each rule (checks/Checks.def), after its name in text.
+MAIN_SEVERITIES = {
+    'device-discarded-to': 'bug',
+    'device-loop-copy-to': 'bug',
+    'device-load-without-device': 'hazard',
+}
+
+
+def without_severity(text):
+    """Text output with `[check,<severity>` written `[check`, as stock
+    clang-tidy loading the plugin writes it."""
+    return re.sub(r'\[([\w-]+),(?:bug|hazard|performance)\b', r'[\1', text)
+
 # One finding of each rule; in a directory whose .torch-tidy enables one rule.
 LIMITED_CPP = r'''#include <torch/torch.h>
 
@@ -208,16 +221,17 @@ class TextOutputTest(ProjectTestCase):
         self.assertEqual(text_findings(self.default.out),
                          expected(self.main, MAIN_FINDINGS), self.default)
         for line, col, check in MAIN_FINDINGS:
-            self.assertIn('%s:%d:%d: warning: %s [%s]\n' % (
-                self.main, line, col, MAIN_MESSAGES[check], check),
-                self.default.out)
+            self.assertIn('%s:%d:%d: warning: %s [%s,%s]\n' % (
+                self.main, line, col, MAIN_MESSAGES[check], check,
+                MAIN_SEVERITIES[check]), self.default.out)
 
     def test_source_line_and_caret_follow_each_warning(self):
         lines = self.default.out.splitlines()
         source = MAIN_CPP.splitlines()
         for line, col, check in MAIN_FINDINGS:
-            header = '%s:%d:%d: warning: %s [%s]' % (
-                self.main, line, col, MAIN_MESSAGES[check], check)
+            header = '%s:%d:%d: warning: %s [%s,%s]' % (
+                self.main, line, col, MAIN_MESSAGES[check], check,
+                MAIN_SEVERITIES[check])
             at = lines.index(header)
             # clang 19 prints '   11 |   image.to(device);' and the caret below.
             self.assertTrue(lines[at + 1].endswith('| ' + source[line - 1]),
@@ -252,10 +266,11 @@ class TextOutputTest(ProjectTestCase):
         self.assertEqual(plugin.code, 0, plugin)
         self.assertEqual(text_findings(plugin.out, 'all'),
                          text_findings(self.default.out, 'all'), plugin)
-        # The messages too, word for word.
+        # The messages too, word for word (clang-tidy writes no severity).
         self.assertEqual(
             sorted(m.group(0) for m in WARNING_LINE.finditer(plugin.out)),
-            sorted(m.group(0) for m in WARNING_LINE.finditer(self.default.out)))
+            sorted(m.group(0) for m in WARNING_LINE.finditer(
+                without_severity(self.default.out))))
 
 
 class ProjectTest(ProjectTestCase):
@@ -351,7 +366,11 @@ class ProjectTest(ProjectTestCase):
                 self.assertTrue(rule[key]['text'], (rule['id'], key))
             self.assertTrue(rule['helpUri'].endswith(
                 'docs/checks/%s.md' % rule['id']))
-            self.assertEqual(rule['defaultConfiguration']['level'], 'warning')
+            # The level follows the rule's severity, as CodeQL's metadata.
+            self.assertEqual(rule['defaultConfiguration']['level'],
+                             {'error': 'error', 'warning': 'warning',
+                              'recommendation': 'note'}[
+                                  rule['properties']['problem.severity']])
         self.assertEqual(run_['originalUriBaseIds']['SRCROOT']['uri'],
                          'file://' + self.root + '/')
         self.assertEqual(
@@ -359,7 +378,10 @@ class ProjectTest(ProjectTestCase):
         for result in run_['results']:
             self.assertEqual(driver['rules'][result['ruleIndex']]['id'],
                              result['ruleId'])
-            self.assertEqual(result['level'], 'warning')
+            # No finding here is an error or was judged by the probe: each
+            # has its rule's level.
+            self.assertEqual(result['level'], driver['rules'][
+                result['ruleIndex']]['defaultConfiguration']['level'])
             self.assertTrue(result['message']['text'])
             physical = result['locations'][0]['physicalLocation']
             self.assertIn(physical['artifactLocation']['uri'],
@@ -1304,6 +1326,149 @@ class GateTest(ProjectTestCase):
                 self.assertIn(word, errors[0], r)
 
 
+# A training loop that never clears its gradients: a bug.
+NO_ZERO_GRAD_CPP = r"""#include <torch/torch.h>
+
+void train(torch::nn::Linear model, torch::Device device) {
+  model->to(device);
+  torch::optim::SGD opt(model->parameters(), 0.1);
+  for (int step = 0; step < 100; ++step) {
+    auto x = torch::randn({8, 4}, device);
+    auto loss = model->forward(x).pow(2).mean();
+    loss.backward();
+    opt.step();
+  }
+}
+"""
+NO_ZERO_GRAD_FINDING = (10, 9, 'training-missing-zero-grad')
+
+# The same loop, right, reading its loss on every step: a performance hint.
+ITEM_IN_LOOP_CPP = r"""#include <torch/torch.h>
+
+double train(torch::nn::Linear model) {
+  torch::Device device(torch::cuda::is_available() ? torch::kCUDA : torch::kCPU);
+  model->to(device);
+  torch::optim::SGD opt(model->parameters(), 0.1);
+  double total = 0;
+  for (int step = 0; step < 100; ++step) {
+    opt.zero_grad();
+    auto x = torch::randn({8, 4}, device);
+    auto loss = model->forward(x).pow(2).mean();
+    loss.backward();
+    opt.step();
+    total += loss.item<double>();
+  }
+  return total;
+}
+"""
+ITEM_IN_LOOP_FINDING = (14, 19, 'device-sync-in-loop')
+
+
+class SeverityGateTest(ProjectTestCase):
+    """The documented default gate (action.yml's args, the same in the
+    pre-commit hook) fails on a bug and passes on a performance hint; the
+    severity shows in text, JSON and SARIF."""
+
+    @classmethod
+    def setUpClass(cls):
+        import yaml
+        action = yaml.safe_load(read(os.path.join(source_dir(), 'action.yml')))
+        cls.gate = action['inputs']['args']['default'].split()
+        hooks = yaml.safe_load(read(os.path.join(source_dir(),
+                                                 '.pre-commit-hooks.yaml')))
+        cls.hook_args = hooks[0]['args']
+        cls.paths = cls.make({'src/bug.cpp': NO_ZERO_GRAD_CPP,
+                              'src/hint.cpp': ITEM_IN_LOOP_CPP})
+        cls.bug = run(['-p', cls.root, cls.paths['src/bug.cpp']] + cls.gate,
+                      cwd=cls.root)
+        cls.hint = run(['-p', cls.root, cls.paths['src/hint.cpp']] + cls.gate,
+                       cwd=cls.root)
+        # The cache replays the analyses: these runs cost little.
+        cls.hint_failing = run(['-p', cls.root, cls.paths['src/hint.cpp'],
+                                '--fail-on=performance'], cwd=cls.root)
+        cls.plain = run(['-p', cls.root, cls.paths['src/bug.cpp']],
+                        cwd=cls.root)
+        cls.with_warnings_as_errors = run(
+            ['-p', cls.root, cls.paths['src/hint.cpp'], '--fail-on=bug',
+             '--warnings-as-errors=device-sync-in-loop'], cwd=cls.root)
+        cls.json = run(['-p', cls.root, '--format=json'], cwd=cls.root)
+        cls.sarif = run(['-p', cls.root, '--format=sarif'], cwd=cls.root)
+
+    def test_the_documented_gate_fails_on_bugs_and_hazards(self):
+        self.assertEqual(self.gate, ['--fail-on=bug,hazard'])
+        self.assertIn('--fail-on=bug,hazard', self.hook_args)
+
+    def test_a_bug_fails_the_gate(self):
+        r = self.bug
+        self.assertNoCrash(r)
+        self.assertEqual(r.code, 1, r)
+        line, col, check = NO_ZERO_GRAD_FINDING
+        self.assertEqual(text_findings(r.out, 'all'),
+                         [(self.paths['src/bug.cpp'], line, col, check)], r)
+        self.assertIn('warning: optimizer', r.out)
+        self.assertIn('[training-missing-zero-grad,bug]', r.out)
+        self.assertIn('torch-tidy: 1 finding: 1 bug', r.err)
+        self.assertIn('1 finding treated as error (--fail-on=bug,hazard)', r.err)
+
+    def test_a_performance_hint_passes_the_gate_and_is_printed(self):
+        r = self.hint
+        self.assertNoCrash(r)
+        self.assertEqual(r.code, 0, r)
+        line, col, check = ITEM_IN_LOOP_FINDING
+        self.assertEqual(text_findings(r.out, 'all'),
+                         [(self.paths['src/hint.cpp'], line, col, check)], r)
+        self.assertIn('[device-sync-in-loop,performance]', r.out)
+        self.assertIn('torch-tidy: 1 finding: 1 performance', r.err)
+
+    def test_fail_on_performance_fails_on_the_hint(self):
+        self.assertEqual(self.hint_failing.code, 1, self.hint_failing)
+
+    def test_without_fail_on_the_exit_codes_are_clang_tidys(self):
+        self.assertEqual(self.plain.code, 0, self.plain)
+        self.assertIn('[training-missing-zero-grad,bug]', self.plain.out)
+
+    def test_fail_on_composes_with_warnings_as_errors(self):
+        r = self.with_warnings_as_errors
+        self.assertEqual(r.code, 1, r)
+        self.assertIn('[device-sync-in-loop,performance,-warnings-as-errors]',
+                      r.out)
+        self.assertIn('1 warning treated as error', r.err)
+        self.assertNotIn('--fail-on', r.err)
+
+    def test_json_and_sarif_carry_the_severity(self):
+        self.assertEqual(self.json.code, 0, self.json)
+        severities = sorted((i['check'], i['rule_severity'])
+                            for i in json.loads(self.json.out))
+        self.assertEqual(severities, [('device-sync-in-loop', 'performance'),
+                                      ('training-missing-zero-grad', 'bug')])
+        self.assertEqual(self.sarif.code, 0, self.sarif)
+        run_ = json.loads(self.sarif.out)['runs'][0]
+        levels = sorted((r['ruleId'], r['level']) for r in run_['results'])
+        self.assertEqual(levels, [('device-sync-in-loop', 'note'),
+                                  ('training-missing-zero-grad', 'error')])
+        rules = {r['id']: r for r in run_['tool']['driver']['rules']}
+        zero_grad = rules['training-missing-zero-grad']
+        self.assertEqual(zero_grad['defaultConfiguration']['level'], 'error')
+        self.assertEqual(zero_grad['properties']['tags'], ['bug', 'training'])
+        self.assertEqual(zero_grad['properties']['problem.severity'], 'error')
+        self.assertEqual(zero_grad['properties']['precision'], 'high')
+        self.assertEqual(rules['device-sync-in-loop']['properties']
+                         ['problem.severity'], 'recommendation')
+        self.assertEqual(rules['device-load-without-device']['properties']
+                         ['tags'], ['hazard', 'device'])
+
+    def test_an_unknown_severity_is_a_one_line_error(self):
+        for value in ('bugs', 'bug,warning', 'error'):
+            with self.subTest(value=value):
+                r = run(['-p', self.root, '--fail-on=' + value], cwd=self.root)
+                self.assertNoCrash(r)
+                self.assertEqual(r.code, 1, r)
+                self.assertEqual(r.err.count('\n'), 1, r)
+                self.assertTrue(r.err.startswith('torch-tidy: error: --fail-on'), r)
+                for valid in ('bug', 'hazard', 'performance'):
+                    self.assertIn(valid, r.err)
+
+
 class ShardTest(ProjectTestCase):
     """--shard=K/N parts merged with 'torch-tidy merge' give one run's SARIF."""
 
@@ -1529,8 +1694,9 @@ class PreCommitTest(ProjectTestCase):
     def test_a_staged_bug_stops_the_commit(self):
         self.assertNotEqual(self.stopped.returncode, 0, self.stopped.stdout)
         self.assertIn('Failed', self.stopped.stdout)
-        self.assertIn("src/main.cpp:5:3: error: result of 'to' is discarded",
+        self.assertIn("src/main.cpp:5:3: warning: result of 'to' is discarded",
                       self.stopped.stdout)
+        self.assertIn('[device-discarded-to,bug]', self.stopped.stdout)
         self.assertEqual(self.log_after_stop.split(), ['start'])
 
     def test_the_fixed_file_is_committed(self):
@@ -1553,7 +1719,7 @@ class CMakeHookTest(ProjectTestCase):
         cls.builds = {}
         for name, tidy in (('warn', ARGS.torch_tidy),
                            ('strict', ARGS.torch_tidy +
-                            ';--warnings-as-errors=device-*')):
+                            ';--fail-on=bug,hazard')):
             build = os.path.join(cls.root, 'build-' + name)
             tool('cmake', '-S', cls.root, '-B', build, '-G', 'Ninja',
                  '-DCMAKE_CXX_COMPILER=' + ARGS.clang,
@@ -1567,13 +1733,15 @@ class CMakeHookTest(ProjectTestCase):
         self.assertEqual(build.returncode, 0, build.stdout)
         line, col, check = LAYOUT_FINDING
         self.assertIn('%s:%d:%d: warning: ' % (self.cpp, line, col), build.stdout)
-        self.assertIn('[%s]' % check, build.stdout)
-        self.assertIn('[device-loop-copy-to]', build.stdout)
+        self.assertIn('[%s,bug]' % check, build.stdout)
+        self.assertIn('[device-loop-copy-to,bug]', build.stdout)
 
-    def test_warnings_as_errors_fail_the_build(self):
+    def test_bugs_fail_the_build(self):
         build = self.builds['strict']
         self.assertNotEqual(build.returncode, 0, build.stdout)
-        self.assertIn('[device-discarded-to,-warnings-as-errors]', build.stdout)
+        self.assertIn('[device-discarded-to,bug]', build.stdout)
+        self.assertIn('2 findings treated as errors (--fail-on=bug,hazard)',
+                      build.stdout)
         self.assertIn('FAILED', build.stdout)
 
 

@@ -178,7 +178,7 @@ class PushTest(ServerTestCase):
         diags = self.diagnostics(path)
         self.assertEqual(findings(diags), A_FINDINGS)
         factory = [d for d in diags if d['code'] == 'device-factory-without-device'][0]
-        self.assertEqual(factory['severity'], 2)
+        self.assertEqual(factory['severity'], 1, 'a bug is an error')
         self.assertEqual(factory['range'], {'start': {'line': 10, 'character': 15},
                                             'end': {'line': 10, 'character': 32}})
         notes = factory['relatedInformation']
@@ -450,7 +450,7 @@ class VerdictsTest(ServerTestCase):
             factory['message'])
         discarded = diags['device-discarded-to']
         self.assertIn('not-reproduced on cuda:0 NVIDIA H200: ran clean', discarded['message'])
-        self.assertEqual(discarded['severity'], 3, 'not reproduced: information')
+        self.assertEqual(discarded['severity'], 4, 'not reproduced: a hint')
 
 
 class LifecycleTest(unittest.TestCase):

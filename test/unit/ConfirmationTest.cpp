@@ -61,7 +61,7 @@ TEST_F(ConfirmationTest, NotReplayableIsInconclusiveInEveryFormat) {
   writeText(TextOS, {Findings[1]}, /*UseColor=*/false);
   writeJson(JsonOS, {Findings[1]});
   writeSarif(SarifOS, {Findings[1]}, Dir.path());
-  EXPECT_NE(Text.find("a finding [device-mismatch] inconclusive: operation "
+  EXPECT_NE(Text.find("a finding [device-mismatch,bug] inconclusive: operation "
                       "not replayable"),
             std::string::npos)
       << Text;

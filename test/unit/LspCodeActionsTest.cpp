@@ -72,7 +72,9 @@ TEST_F(Fixture, ADiagnosticHasItsRangeSeverityNotesAndDocs) {
   const json &D = Shown[0].Diagnostic;
   EXPECT_EQ(D["range"], json({{"start", {{"line", 2}, {"character", 2}}},
                               {"end", {{"line", 2}, {"character", 9}}}}));
-  EXPECT_EQ(D["severity"], 2);
+  EXPECT_EQ(D["severity"], 1) << "a bug is an error";
+  EXPECT_EQ(D["tags"], json::array({1}))
+      << "Unnecessary: the call has no effect";
   EXPECT_EQ(D["code"], "device-discarded-to");
   EXPECT_EQ(D["source"], "torch-tidy");
   EXPECT_EQ(D["relatedInformation"][0]["message"], "'x' is used here");
@@ -80,6 +82,27 @@ TEST_F(Fixture, ADiagnosticHasItsRangeSeverityNotesAndDocs) {
   EXPECT_NE(D["codeDescription"]["href"].get<std::string>().find(
                 "docs/checks/device-discarded-to.md"),
             std::string::npos);
+}
+
+TEST_F(Fixture, TheSeverityIsTheRulesAndOnlyIdleCodeIsTagged) {
+  auto ruled = [](const char *Check) {
+    Finding F = cudaCall();
+    F.Check = Check;
+    return F;
+  };
+  Finding Downgraded = cudaCall();
+  Downgraded.Downgraded = true;
+  std::vector<ShownFinding> Shown = showFindings(
+      {ruled("device-load-without-device"), ruled("device-sync-in-loop"),
+       Downgraded, ruled("clang-diagnostic-unused-variable")},
+      File, Texts, PositionEncoding::Utf16);
+  ASSERT_EQ(Shown.size(), 4u);
+  EXPECT_EQ(Shown[0].Diagnostic["severity"], 2) << "a hazard is a warning";
+  EXPECT_EQ(Shown[1].Diagnostic["severity"], 3) << "performance: information";
+  EXPECT_EQ(Shown[2].Diagnostic["severity"], 4) << "not reproduced: a hint";
+  EXPECT_EQ(Shown[3].Diagnostic["severity"], 2) << "a compiler warning";
+  for (size_t I : {0, 1, 3})
+    EXPECT_FALSE(Shown[I].Diagnostic.contains("tags")) << I;
 }
 
 TEST_F(Fixture, AnotherFilesErrorIsShownWhereItIsIncluded) {

@@ -94,7 +94,7 @@ TEST_F(OutputTest, TextIsClangTidysFormat) {
   std::string Out = toText(Findings);
   EXPECT_NE(Out.find(File + ":4:3: warning: result of 'to' is discarded: it "
                             "returns a new tensor and leaves 'x' unchanged, on "
-                            "its current device [device-discarded-to]\n"
+                            "its current device [device-discarded-to,bug]\n"
                             "    4 |   x.to(d);\n"
                             "      |   ^~~~~~~\n"),
             std::string::npos)
@@ -108,7 +108,7 @@ TEST_F(OutputTest, TextIsClangTidysFormat) {
   EXPECT_NE(Out.find(File + ":6:3: warning: 'torch::load' without a device "
                             "restores every tensor to the device it was saved "
                             "from; pass the device to load to "
-                            "[device-load-without-device]\n"),
+                            "[device-load-without-device,hazard]\n"),
             std::string::npos)
       << Out;
   EXPECT_EQ(Out.find("\x1b["), std::string::npos) << "no colors asked for";
@@ -120,7 +120,7 @@ TEST_F(OutputTest, TextMarksWarningsAsErrors) {
   EXPECT_NE(Out.find(File + ":4:3: error: result of 'to' is discarded"),
             std::string::npos)
       << Out;
-  EXPECT_NE(Out.find("[device-discarded-to,-warnings-as-errors]"),
+  EXPECT_NE(Out.find("[device-discarded-to,bug,-warnings-as-errors]"),
             std::string::npos)
       << Out;
 }
@@ -129,8 +129,8 @@ TEST_F(OutputTest, TextAppendsTheVerdict) {
   Findings[0].Confirmation =
       verdict("confirmed", "cuda:0 NVIDIA H200", "tensor still on cpu");
   std::string Out = toText({Findings[0]});
-  EXPECT_NE(Out.find("[device-discarded-to] confirmed on cuda:0 NVIDIA H200: "
-                     "tensor still on cpu\n"),
+  EXPECT_NE(Out.find("[device-discarded-to,bug] confirmed on cuda:0 NVIDIA "
+                     "H200: tensor still on cpu\n"),
             std::string::npos)
       << Out;
 }
@@ -149,6 +149,8 @@ TEST_F(OutputTest, JsonHasEveryField) {
   EXPECT_EQ(F["column"], 3);
   EXPECT_EQ(F["check"], "device-discarded-to");
   EXPECT_EQ(F["severity"], "warning");
+  EXPECT_EQ(F["rule_severity"], "bug");
+  EXPECT_EQ(Out[1]["rule_severity"], "hazard");
   EXPECT_EQ(F["message"], Findings[0].Message);
   ASSERT_EQ(F["notes"].size(), 1u);
   EXPECT_EQ(F["notes"][0]["file"], File);
@@ -224,7 +226,22 @@ TEST_F(OutputTest, SarifDescribesEveryRuleEvenWithoutFindings) {
     EXPECT_EQ(Rule["helpUri"], std::string(TORCH_TIDY_INFO_URI) +
                                    "/blob/main/docs/checks/" +
                                    Catalog[I].Name.str() + ".md");
-    EXPECT_EQ(Rule["defaultConfiguration"]["level"], "warning");
+    // CodeQL's rule metadata, from Checks.def.
+    using clang::tidy::torch_tidy::Severity;
+    Severity Level = Catalog[I].Level;
+    EXPECT_EQ(Rule["defaultConfiguration"]["level"],
+              Level == Severity::Bug      ? "error"
+              : Level == Severity::Hazard ? "warning"
+                                          : "note");
+    EXPECT_EQ(Rule["properties"]["problem.severity"],
+              Level == Severity::Bug      ? "error"
+              : Level == Severity::Hazard ? "warning"
+                                          : "recommendation");
+    EXPECT_EQ(Rule["properties"]["tags"],
+              json::array({severityName(Level).str(),
+                           Catalog[I].Name.split('-').first.str()}));
+    EXPECT_EQ(Rule["properties"]["precision"],
+              precisionName(Catalog[I].Estimate).str());
   }
   EXPECT_TRUE(Out["runs"][0]["results"].is_array());
   EXPECT_TRUE(Out["runs"][0]["results"].empty());
@@ -239,7 +256,8 @@ TEST_F(OutputTest, SarifResult) {
   ASSERT_TRUE(R["ruleIndex"].is_number_unsigned());
   EXPECT_EQ(Run["tool"]["driver"]["rules"][R["ruleIndex"].get<unsigned>()]["id"],
             "device-discarded-to");
-  EXPECT_EQ(R["level"], "warning");
+  EXPECT_EQ(R["level"], "error"); // a bug
+  EXPECT_EQ(Run["results"][1]["level"], "warning"); // a hazard
   EXPECT_EQ(R["message"]["text"], Findings[0].Message);
 
   const json &Physical = R["locations"][0]["physicalLocation"];

@@ -123,7 +123,9 @@ TEST_F(SarifGateTest, ResultsBeyondTheLimitAreLeftOutLeastSevereFirst) {
   Error.IsError = Error.IsWarningAsError = true;
   Finding Note = Findings[0];
   Note.Downgraded = true;
-  std::vector<Finding> Three = {Note, Findings[0], Error};
+  Finding Hazard = Findings[0];
+  Hazard.Check = "device-hardcoded";
+  std::vector<Finding> Three = {Note, Hazard, Error};
   Options.MaxResults = 2;
   size_t LeftOut = 0;
   json Run = sarif(Three, &LeftOut);

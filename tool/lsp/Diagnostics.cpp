@@ -1,15 +1,52 @@
 //===--- Diagnostics.cpp - Findings as LSP diagnostics --------------------===//
 
 #include "Diagnostics.h"
+#include "CheckCatalog.h"
 #include "Output.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 namespace torch_tidy::lsp {
 
+using clang::tidy::torch_tidy::Severity;
+using clang::tidy::torch_tidy::severityOf;
+
 namespace severity {
-inline constexpr int Error = 1, Warning = 2, Information = 3;
+inline constexpr int Error = 1, Warning = 2, Information = 3, Hint = 4;
 } // namespace severity
+
+/// DiagnosticTag.Unnecessary: editors fade the code out.
+inline constexpr int UnnecessaryTag = 1;
+
+/// The editor's severity: compiler errors and bugs are errors, hazards
+/// warnings, performance costs information, and findings the probe ran
+/// cleanly hints.
+static int editorSeverity(const Finding &F) {
+  if (F.IsError)
+    return severity::Error;
+  if (F.Downgraded)
+    return severity::Hint;
+  auto Level = severityOf(F.Check);
+  if (!Level) // a compiler warning
+    return severity::Warning;
+  switch (*Level) {
+  case Severity::Bug:
+    return severity::Error;
+  case Severity::Hazard:
+    return severity::Warning;
+  case Severity::Performance:
+    return severity::Information;
+  }
+  llvm_unreachable("a severity without an editor's severity");
+}
+
+/// Whether the code the finding points at has no effect: a conversion whose
+/// result is discarded changes nothing. No other rule's code is idle; it
+/// does the wrong thing, or the right one at a cost.
+static bool pointsAtCodeWithoutEffect(const Finding &F) {
+  return F.Check == "device-discarded-to";
+}
 
 const LineTable *SourceTexts::lines(const std::string &File) {
   std::lock_guard<std::mutex> Guard(Lock);
@@ -110,14 +147,14 @@ std::vector<ShownFinding> showFindings(const std::vector<Finding> &Findings,
     for (const Note &N : F.Notes)
       Related.push_back(related(N.Where, N.Message, Texts, Encoding));
     nlohmann::json D = {{"range", std::move(Range)},
-                        {"severity", F.IsError      ? severity::Error
-                                     : F.Downgraded ? severity::Information
-                                                    : severity::Warning},
+                        {"severity", editorSeverity(F)},
                         {"code", F.Check},
                         {"source", "torch-tidy"},
                         {"message", Message}};
     if (!Related.empty())
       D["relatedInformation"] = std::move(Related);
+    if (pointsAtCodeWithoutEffect(F))
+      D["tags"] = nlohmann::json::array({UnnecessaryTag});
     std::string Documentation = checkDocumentationUri(F.Check);
     if (!Documentation.empty())
       D["codeDescription"] = {{"href", Documentation}};
