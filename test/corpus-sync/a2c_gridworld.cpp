@@ -66,7 +66,7 @@ int main() {
       std::vector<float> r(n_envs), m(n_envs);
       for (int i = 0; i < n_envs; ++i) {
         bool done = false;
-        r[i] = envs[i].step(acc[i], done);  // reads the host copy made above, no further sync
+        r[i] = envs[i].step(acc[i], done);  // SYNC(cpu): an accessor of the host copy made above, no further sync
         m[i] = done ? 0.f : 1.f;
         if (done) envs[i].reset();
       }
