@@ -42,7 +42,7 @@ int main() {
   int rounds = 0;
   auto outliers = torch::ones({1}, torch::TensorOptions().dtype(torch::kInt).device(device));
   while (outliers.sum().item<int>() > 0 && rounds++ < 10) {  // SYNC(necessary): the loop condition
-    auto d = torch::cdist(scan, scan).topk(9, 1, false).values.mean(1);
+    auto d = std::get<0>(torch::cdist(scan, scan).topk(9, 1, false)).mean(1);
     auto bad = d > d.mean() + 2 * d.std();
     outliers = bad.to(torch::kInt);
     scan = scan.index({~bad});
