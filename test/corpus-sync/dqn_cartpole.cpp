@@ -104,6 +104,20 @@ int main() {
     }
     std::cout << "episode " << episode << " return " << episode_return << '\n';
   }
+  // Average max-Q on a fixed set of held-out states, the usual DQN learning-progress curve.
+  std::vector<std::array<float, 4>> probe_states;
+  std::uniform_real_distribution<float> u(-0.05f, 0.05f);
+  for (int i = 0; i < 512; ++i) probe_states.push_back({u(rng), u(rng), u(rng), u(rng)});
+  auto probe = to_tensor(probe_states, device);
+  std::vector<double> avg_q;
+  {
+    torch::NoGradGuard no_grad;
+    for (int64_t s = 0; s < probe.size(0); s += 128) {
+      auto q = online->forward(probe.slice(0, s, s + 128));
+      avg_q.push_back(std::get<0>(q.max(1)).mean().item().to<double>());  // BUG(device-sync-in-loop): avoidable: per-chunk means only printed after the loop
+    }
+  }
+  for (double v : avg_q) std::cout << "avg max-Q " << v << '\n';
   double mean = 0;
   for (float l : loss_log) mean += l;
   std::cout << "mean TD loss " << mean / std::max<size_t>(1, loss_log.size()) << '\n';

@@ -2,6 +2,7 @@
 // convergence test, re-seeding of empty clusters, then per-cluster exports sized by their counts.
 #include <torch/torch.h>
 
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <vector>
@@ -52,6 +53,22 @@ int main() {
     auto shift = (moved - centroids).norm(2, 1).max();
     centroids = moved;
     if (shift.item<float>() < 1e-4f) break;  // SYNC(necessary): stops the refinement once the centroids settle
+  }
+
+  // Distances of every member to its centroid, per cluster, for the spread report printed below.
+  std::vector<std::vector<float>> member_dists(k);
+  {
+    auto dmin = std::get<0>(torch::cdist(X, centroids).min(1));
+    auto a = torch::cdist(X, centroids).argmin(1);
+    for (int64_t c = 0; c < k; ++c) {
+      auto dc = dmin.index({a == c}).contiguous().cpu();  // BUG(device-sync-in-loop): avoidable: a tolist()-style copy per cluster, only read after the loop
+      member_dists[c] = std::vector<float>(dc.data_ptr<float>(), dc.data_ptr<float>() + dc.numel());
+    }
+  }
+  for (int64_t c = 0; c < k; ++c) {
+    auto& v = member_dists[c];
+    std::sort(v.begin(), v.end());
+    std::cout << "cluster " << c << " size " << v.size() << " median dist " << (v.empty() ? 0.f : v[v.size() / 2]) << '\n';
   }
 
   // Export each cluster to its own binary file, sized by the cluster's population.
