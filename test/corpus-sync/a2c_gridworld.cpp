@@ -62,7 +62,7 @@ int main() {
       auto probs = torch::softmax(logits, -1);
       auto actions = probs.multinomial(1).squeeze(1);
       auto actions_host = actions.cpu();  // SYNC(necessary): every host environment needs its action to step
-      auto acc = actions_host.accessor<int64_t, 1>();
+      auto acc = actions_host.accessor<int64_t, 1>();  // SYNC(cpu): reads the host copy made on the line above
       std::vector<float> r(n_envs), m(n_envs);
       for (int i = 0; i < n_envs; ++i) {
         bool done = false;

@@ -63,7 +63,7 @@ int main() {
       auto kept = torch::cat({rows.index({keep}).slice(1, 0, 4), score.index({keep}).unsqueeze(1),
                               cls.index({keep}).unsqueeze(1).to(torch::kFloat)}, 1);
       auto host = kept.cpu();  // SYNC(necessary): the boxes are handed to the host publisher for this frame
-      auto a = host.accessor<float, 2>();
+      auto a = host.accessor<float, 2>();  // SYNC(cpu): reads the host copy made on the line above
       for (int64_t i = 0; i < a.size(0); ++i) {
         int64_t c = static_cast<int64_t>(a[i][5]);
         if (a[i][4] < class_thr[c].item<float>()) continue;  // SYNC(cpu): thresholds loaded with torch::kCPU

@@ -62,7 +62,7 @@ int main() {
     auto a = torch::cdist(X, centroids).argmin(1);
     for (int64_t c = 0; c < k; ++c) {
       auto dc = dmin.index({a == c}).contiguous().cpu();  // BUG(device-sync-in-loop): avoidable: a tolist()-style copy per cluster, only read after the loop
-      member_dists[c] = std::vector<float>(dc.data_ptr<float>(), dc.data_ptr<float>() + dc.numel());
+      member_dists[c] = std::vector<float>(dc.data_ptr<float>(), dc.data_ptr<float>() + dc.numel());  // SYNC(cpu): reads the host copy made on the line above
     }
   }
   for (int64_t c = 0; c < k; ++c) {
@@ -79,7 +79,7 @@ int main() {
     std::vector<float> buffer(static_cast<size_t>(members * d));
     if (members == 0) continue;
     auto rows = X.index({member_mask}).contiguous().cpu();  // SYNC(necessary): the rows are written to a file in this iteration
-    std::copy(rows.data_ptr<float>(), rows.data_ptr<float>() + rows.numel(), buffer.begin());
+    std::copy(rows.data_ptr<float>(), rows.data_ptr<float>() + rows.numel(), buffer.begin());  // SYNC(cpu): reads the host copy made on the line above
     std::ofstream out("cluster_" + std::to_string(c) + ".bin", std::ios::binary);
     out.write(reinterpret_cast<const char*>(buffer.data()), static_cast<std::streamsize>(buffer.size() * sizeof(float)));
   }

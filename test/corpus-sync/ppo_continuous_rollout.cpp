@@ -56,7 +56,7 @@ int main() {
         auto [mu, value] = ac->forward(o);
         auto action = mu + ac->log_std.exp() * torch::randn_like(mu);
         auto action_host = action.to(torch::kCPU);  // SYNC(necessary): the simulator steps on host floats now
-        std::vector<float> a(action_host.data_ptr<float>(), action_host.data_ptr<float>() + action_host.numel());
+        std::vector<float> a(action_host.data_ptr<float>(), action_host.data_ptr<float>() + action_host.numel());  // SYNC(cpu): reads the host copy made on the line above
         rewards.push_back(env.step(a));
         values_host.push_back(value.item<float>());  // BUG(device-sync-in-loop): avoidable: values are only used by GAE after the rollout (a stack + one copy would do)
         obs_buf.push_back(o);

@@ -58,7 +58,7 @@ std::vector<std::vector<int64_t>> confusion_per_batch(SegNet& net, const std::ve
     // Hard case: the values index a host array, but only an accumulator that nobody reads before
     // the loop ends; torch::bincount(target * C + pred) on the device and one read would do.
     auto p = pred.cpu().contiguous();  // BUG(device-sync-in-loop): avoidable: indexes a host accumulator read only after the loop
-    auto pa = p.accessor<int64_t, 2>();
+    auto pa = p.accessor<int64_t, 2>();  // SYNC(cpu): reads the host copy made on the line above
     auto ta = s.mask.accessor<int64_t, 2>();  // SYNC(cpu): the mask was loaded on the CPU and never moved
     for (int64_t y = 0; y < pa.size(0); ++y)
       for (int64_t x = 0; x < pa.size(1); ++x) ++conf[ta[y][x]][pa[y][x]];
