@@ -126,11 +126,14 @@ static cl::list<std::string> ExtraArgsBefore("extra-arg-before", cl::desc(R"(
 An argument to prepend to the compiler command line.)"),
                                              cl::cat(Category));
 
-enum class Format { Text, Json, Sarif };
+enum class Format { Text, Json, JsonLines, Sarif };
 static cl::opt<Format> OutputFormat(
     "format", cl::desc("Output format:"),
     cl::values(clEnumValN(Format::Text, "text", "clang-tidy's text (default)"),
-               clEnumValN(Format::Json, "json", "one JSON object per finding"),
+               clEnumValN(Format::Json, "json",
+                          "a JSON array of findings, one object each"),
+               clEnumValN(Format::JsonLines, "jsonl",
+                          "JSON Lines: one finding's object per line"),
                clEnumValN(Format::Sarif, "sarif", "SARIF 2.1.0")),
     cl::init(Format::Text), cl::cat(Category));
 static cl::opt<std::string> OutputFile("output", cl::desc(R"(
@@ -365,6 +368,9 @@ static std::string render(const std::vector<Finding> &Findings,
   }
   case Format::Json:
     writeJson(OS, Findings);
+    break;
+  case Format::JsonLines:
+    writeJsonLines(OS, Findings);
     break;
   case Format::Sarif: {
     std::string Root = absolute(SourceRoot.empty() ? "." : SourceRoot.getValue());

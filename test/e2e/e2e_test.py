@@ -310,8 +310,8 @@ class ProjectTest(ProjectTestCase):
 
     def test_json_fields(self):
         for item in self.items():
-            for key in ('file', 'line', 'column', 'check', 'severity',
-                        'message', 'notes', 'fixes'):
+            for key in ('file', 'line', 'column', 'end_line', 'end_column',
+                        'check', 'severity', 'message', 'notes', 'fixes'):
                 self.assertIn(key, item)
             self.assertEqual(item['severity'], 'warning')
         by_check = {i['check']: i for i in self.items() if i['file'] == self.main}

@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""End-to-end tests of what the command line accepts and says, on the
+stand-in <torch/torch.h> (test/checks/standin), which parses in milliseconds:
+misspelt checks and options, a broken .torch-tidy, an unknown --format, files
+that are not C, C++ or CUDA, --diff-file from a subdirectory, the JSON formats
+and the run's summary line.
+
+  input_test.py --torch-tidy BIN ... (e2e_test.py's arguments) [class]
+"""
+import json
+import os
+import re
+import subprocess
+import unittest
+
+import e2e_test as e2e
+from e2e_test import ProjectTestCase, Result, git, run, write
+
+STANDIN = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..',
+                       'checks', 'standin')
+STANDIN_FLAGS = ['--', '-std=c++17', '-I' + os.path.realpath(STANDIN)]
+
+# One device-discarded-to finding (4:3, to the end of the call at 4:15) with
+# a note at the use after it (5:12 to 5:13).
+DISCARDED_CPP = r'''#include <torch/torch.h>
+
+void discarded(torch::Tensor x, torch::Device device) {
+  x.to(device);
+  auto y = x * x;
+}
+'''
+PLAIN_CPP = 'int main() { return 0; }\n'
+
+SUMMARY = re.compile(r'^torch-tidy: (\d+) findings?; (\d+) files?: (\d+) cached, '
+                     r'(\d+) analysed.*; (\d+) failed to compile; \d+\.\d s$')
+
+
+def standin(args, cwd, **kwargs):
+    return run(['--no-cache'] + args + STANDIN_FLAGS, cwd=cwd, **kwargs)
+
+
+def warnings(result):
+    return [l for l in result.err.splitlines()
+            if l.startswith('torch-tidy: warning:')]
+
+
+class JsonOutputTest(ProjectTestCase):
+    """--format=json (an array) and --format=jsonl (a line per finding), with
+    the end of each finding's and note's range."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.paths = cls.make({'a.cpp': DISCARDED_CPP, 'b.cpp': DISCARDED_CPP})
+        checks = '--checks=-*,device-discarded-to'
+        cls.json = standin([checks, '--format=json', 'a.cpp', 'b.cpp'], cls.root)
+        cls.jsonl = standin([checks, '--format=jsonl', 'a.cpp', 'b.cpp'],
+                            cls.root)
+
+    def test_end_line_and_column(self):
+        self.assertEqual(self.json.code, 0, self.json)
+        items = json.loads(self.json.out)
+        self.assertEqual(len(items), 2, self.json)
+        for item in items:
+            self.assertEqual((item['line'], item['column'], item['end_line'],
+                              item['end_column']), (4, 3, 4, 15), item)
+            [note] = item['notes']
+            self.assertEqual((note['line'], note['column'], note['end_line'],
+                              note['end_column']), (5, 12, 5, 13), note)
+
+    def test_json_lines_are_the_arrays_objects(self):
+        self.assertEqual(self.jsonl.code, 0, self.jsonl)
+        lines = self.jsonl.out.splitlines()
+        self.assertEqual([json.loads(l) for l in lines],
+                         json.loads(self.json.out), self.jsonl)
+
+
+def main():
+    rest = e2e.parse_arguments(__doc__)
+    unittest.main(argv=[os.path.basename(__file__)] + rest, verbosity=2)
+
+
+if __name__ == '__main__':
+    main()
