@@ -44,6 +44,33 @@ def warnings(result):
             if l.startswith('torch-tidy: warning:')]
 
 
+class DiffFromSubdirectoryTest(ProjectTestCase):
+    """--diff-file=- run from a subdirectory reads git's paths from the root
+    of the work tree, as --diff does."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.paths = cls.make({'src/a.cpp': PLAIN_CPP})
+        git(cls.root, 'init', '-q')
+        git(cls.root, 'add', 'src/a.cpp')
+        git(cls.root, 'commit', '-q', '-m', 'plain')
+        write(cls.paths['src/a.cpp'], DISCARDED_CPP)
+        cls.patch = git(cls.root, 'diff', '-U0')
+
+    def test_the_changed_lines_count(self):
+        sub = os.path.join(self.root, 'src')
+        r = Result(subprocess.run(
+            [e2e.ARGS.torch_tidy, '--no-cache', '--format=json',
+             '--diff-file=-', 'a.cpp'] + STANDIN_FLAGS,
+            cwd=sub, input=self.patch, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, text=True))
+        self.assertEqual(r.code, 0, r)
+        found = [(f['file'], f['line'], f['check']) for f in json.loads(r.out)]
+        self.assertIn((self.paths['src/a.cpp'], 4, 'device-discarded-to'),
+                      found, r)
+        self.assertNotIn('not shown', r.err, r)
+
+
 class JsonOutputTest(ProjectTestCase):
     """--format=json (an array) and --format=jsonl (a line per finding), with
     the end of each finding's and note's range."""
