@@ -29,6 +29,7 @@
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyOptions.h"
 #include "clang/Tooling/CompilationDatabase.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -38,6 +39,7 @@
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
+#include <chrono>
 
 extern volatile int TorchTidyModuleAnchorSource;
 static int LLVM_ATTRIBUTE_UNUSED TorchTidyModuleAnchorDestination =
@@ -54,7 +56,9 @@ static cl::OptionCategory Category("torch-tidy options");
 static const char Overview[] = R"(
 torch-tidy finds device-consistency bugs in C++ code written against LibTorch:
 tensors that meet on different devices, .to() results thrown away, checkpoints
-loaded without a device, module state that Module::to() does not move.
+loaded without a device, module state that Module::to() does not move (the
+device-* rules); and training-loop mistakes: gradients never cleared, inference
+that records a graph (the training-* rules). See --list-checks.
 
 It is used like clang-tidy: give it source files and a compile database (-p),
 or compiler flags after '--'. Without files, -p analyzes every file of the
@@ -557,6 +561,7 @@ static int runWorker(const OptionsFactory &Options,
 }
 
 int runDriver(int Argc, const char **Argv) {
+  auto Started = std::chrono::steady_clock::now();
   if (Argc > 1 && llvm::StringRef(Argv[1]) == "merge")
     return runMerge(llvm::ArrayRef(Argv + 2, Argv + Argc));
   // The user's arguments, for the workers, before anything consumes them.
@@ -636,8 +641,12 @@ int runDriver(int Argc, const char **Argv) {
       [&](const std::string &File) { return Options.create()->getOptions(File); },
       Stores.Digests, Settings);
   std::vector<Finding> Findings = Project.run(Files);
-  if (!Quiet && Files.size() > 1)
-    Project.printSummary(llvm::errs());
+  // The run's last line, whichever way it ends from here.
+  auto Summary = llvm::make_scope_exit([&] {
+    if (!Quiet)
+      Project.printSummary(llvm::errs(), Findings.size(),
+                           std::chrono::steady_clock::now() - Started);
+  });
 
   if (llvm::Error Err = confirm(Findings, Argv[0]))
     return fail(llvm::toString(std::move(Err)));

@@ -2,6 +2,7 @@
 
 #include "Gate.h"
 #include "GitDiff.h"
+#include "Plural.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace torch_tidy {
@@ -115,10 +116,6 @@ std::vector<std::string> Gate::select(std::vector<std::string> Files,
   if (!FromDatabase || Files.size() != All)
     Partial = Files;
   return Files;
-}
-
-static std::string plural(size_t N, llvm::StringRef Noun) {
-  return std::to_string(N) + " " + Noun.str() + (N == 1 ? "" : "s");
 }
 
 llvm::Error Gate::apply(std::vector<Finding> &Findings,

@@ -101,6 +101,42 @@ class JsonOutputTest(ProjectTestCase):
                          json.loads(self.json.out), self.jsonl)
 
 
+class SummaryTest(ProjectTestCase):
+    """--help names both groups of rules; every run ends with one summary
+    line on stderr, a single file's too, unless --quiet."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.paths = cls.make({'a.cpp': DISCARDED_CPP, 'bad.cpp': 'int x = y;\n'})
+
+    def test_help_names_both_groups(self):
+        r = run(['--help'])
+        self.assertEqual(r.code, 0, r)
+        overview = r.out.split('USAGE:')[0]
+        self.assertIn('device-*', overview)
+        self.assertIn('training-*', overview)
+
+    def test_single_file_run_ends_with_the_summary(self):
+        r = standin(['a.cpp'], self.root)
+        self.assertEqual(r.code, 0, r)
+        last = SUMMARY.match(r.err.splitlines()[-1])
+        self.assertTrue(last, r)
+        self.assertEqual(last.groups(), ('1', '1', '0', '1', '0'), r)
+
+    def test_summary_after_the_error_line_counts_the_failed_file(self):
+        r = standin(['a.cpp', 'bad.cpp'], self.root)
+        self.assertEqual(r.code, 1, r)
+        lines = r.err.splitlines()
+        self.assertIn('torch-tidy: error: compiler errors', lines[-2], r)
+        self.assertEqual(SUMMARY.match(lines[-1]).groups()[1:],
+                         ('2', '0', '2', '1'), r)
+
+    def test_quiet_has_none(self):
+        r = standin(['--quiet', 'a.cpp'], self.root)
+        self.assertEqual(r.code, 0, r)
+        self.assertEqual(r.err, '', r)
+
+
 def main():
     rest = e2e.parse_arguments(__doc__)
     unittest.main(argv=[os.path.basename(__file__)] + rest, verbosity=2)
