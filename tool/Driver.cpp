@@ -24,6 +24,8 @@
 #include "PlanCollector.h"
 #include "ProjectRun.h"
 #include "SharedPchBuild.h"
+#include "SourceLanguage.h"
+#include "ValueListParser.h"
 #include "Version.h"
 #include "Worker.h"
 #include "clang-tidy/ClangTidy.h"
@@ -131,7 +133,7 @@ An argument to prepend to the compiler command line.)"),
                                              cl::cat(Category));
 
 enum class Format { Text, Json, JsonLines, Sarif };
-static cl::opt<Format> OutputFormat(
+static cl::opt<Format, false, ValueListParser<Format>> OutputFormat(
     "format", cl::desc("Output format:"),
     cl::values(clEnumValN(Format::Text, "text", "clang-tidy's text (default)"),
                clEnumValN(Format::Json, "json",
@@ -306,16 +308,17 @@ static int dumpConfig(const OptionsFactory &Options, llvm::StringRef File) {
 }
 
 static llvm::Expected<std::unique_ptr<tooling::CompilationDatabase>>
-chooseDatabase(std::unique_ptr<tooling::CompilationDatabase> FromDashDash) {
+chooseDatabase(std::unique_ptr<tooling::CompilationDatabase> FromDashDash,
+               const std::vector<std::string> &Inputs) {
   if (FromDashDash)
     return std::move(FromDashDash);
   if (!BuildPath.empty())
     return loadFromBuildPath(BuildPath);
-  auto Found = discoverAbove(SourcePaths.front());
+  auto Found = discoverAbove(Inputs.front());
   if (!Found || *Found)
     return Found;
   llvm::errs() << "torch-tidy: warning: no compile_commands.json above '"
-               << SourcePaths.front()
+               << Inputs.front()
                << "'; running without flags (use -p <build-dir> or "
                   "'-- <flags>')\n";
   return std::make_unique<tooling::FixedCompilationDatabase>(
@@ -323,13 +326,14 @@ chooseDatabase(std::unique_ptr<tooling::CompilationDatabase> FromDashDash) {
 }
 
 static std::vector<std::string>
-filesToAnalyze(const tooling::CompilationDatabase &Database) {
+filesToAnalyze(const tooling::CompilationDatabase &Database,
+               const std::vector<std::string> &Inputs) {
   std::vector<std::string> Files;
-  if (SourcePaths.empty()) {
+  if (Inputs.empty()) {
     Files = Database.getAllFiles();
     llvm::sort(Files);
   } else {
-    for (const std::string &Path : SourcePaths)
+    for (const std::string &Path : Inputs)
       Files.push_back(absolute(Path));
   }
   return Files;
@@ -580,8 +584,15 @@ int runDriver(int Argc, const char **Argv) {
   OptionsFactory Options;
   if (llvm::Error Err = Options.init(configurationFlags()))
     return fail(llvm::toString(std::move(Err)));
+  // A worker was given the same options: the parent has warned.
+  if (WorkerFile.empty())
+    Options.warnAboutUnknownNames(llvm::errs());
   llvm::StringRef FirstFile =
       SourcePaths.empty() ? llvm::StringRef("dummy") : SourcePaths.front();
+  if (ListChecks || DumpConfig)
+    if (llvm::Error Err =
+            Options.verifyFiles({absolute(FirstFile)}, llvm::errs()))
+      return fail(llvm::toString(std::move(Err)));
   if (ListChecks)
     return listChecks(Options, FirstFile);
   if (DumpConfig)
@@ -592,15 +603,24 @@ int runDriver(int Argc, const char **Argv) {
 
   if (SourcePaths.empty() && BuildPath.empty())
     return fail("no input files; give files or -p <build-dir> (see --help)");
-  for (const std::string &Path : SourcePaths)
+  std::vector<std::string> Inputs;
+  for (const std::string &Path : SourcePaths) {
     if (!llvm::sys::fs::exists(Path))
       return fail("no such file: '" + Path + "'");
+    if (isCFamilySource(Path))
+      Inputs.push_back(Path);
+    else if (WorkerFile.empty())
+      llvm::errs() << "torch-tidy: skipping '" << Path
+                   << "': not a C, C++ or CUDA source\n";
+  }
+  if (!SourcePaths.empty() && Inputs.empty())
+    return fail("no C, C++ or CUDA source among the files given");
   if (llvm::Error Err = checkWritable(OutputFile))
     return fail(llvm::toString(std::move(Err)));
   if (llvm::Error Err = checkWritable(ExportFixes))
     return fail(llvm::toString(std::move(Err)));
 
-  auto Database = chooseDatabase(std::move(FromDashDash));
+  auto Database = chooseDatabase(std::move(FromDashDash), Inputs);
   if (!Database)
     return fail(llvm::toString(Database.takeError()));
   std::unique_ptr<tooling::CompilationDatabase> Commands =
@@ -620,10 +640,12 @@ int runDriver(int Argc, const char **Argv) {
     return fail(llvm::toString(Counted.takeError()));
   if (llvm::Error Err = checkWritable(Counted->baselineToWrite()))
     return fail(llvm::toString(std::move(Err)));
-  std::vector<std::string> Files = filesToAnalyze(*Commands);
+  std::vector<std::string> Files = filesToAnalyze(*Commands, Inputs);
   if (Files.empty())
     return fail("the compile database lists no files");
-  Files = Counted->select(std::move(Files), SourcePaths.empty());
+  Files = Counted->select(std::move(Files), Inputs.empty());
+  if (llvm::Error Err = Options.verifyFiles(Files, llvm::errs()))
+    return fail(llvm::toString(std::move(Err)));
 
   Caches Stores;
   if (llvm::Error Err = Stores.open())

@@ -44,6 +44,136 @@ def warnings(result):
             if l.startswith('torch-tidy: warning:')]
 
 
+class UnknownNamesTest(ProjectTestCase):
+    """Misspelt check names and option keys are warned about, once each,
+    with the closest name torch-tidy knows."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.paths = cls.make({
+            'a.cpp': PLAIN_CPP,
+            'conf/b.cpp': PLAIN_CPP,
+            'conf/c.cpp': PLAIN_CPP,
+            'conf/.torch-tidy':
+                "Checks: '-*,devcie-*'\n"
+                "WarningsAsErrors: 'device-hardcode'\n"
+                "CheckOptions:\n"
+                "  device-factory-without-device.Strictt: true\n"
+                "  device-mismatch.Strict: true\n"
+                "  device-factory-without-device.Strict: true\n"})
+
+    def test_flags(self):
+        r = standin(['--checks=devcie-*,-device-foo,-device-hardcode,'
+                     'device-*,-device-mismatch,clang-diagnostic-unused',
+                     '--warnings-as-errors=trainig-*', 'a.cpp'], self.root)
+        self.assertEqual(r.code, 0, r)
+        self.assertEqual(warnings(r), [
+            "torch-tidy: warning: --checks: 'devcie-*' matches no check; "
+            "did you mean 'device-*'?",
+            "torch-tidy: warning: --checks: unknown check '-device-foo'",
+            "torch-tidy: warning: --checks: unknown check '-device-hardcode'; "
+            "did you mean '-device-hardcoded'?",
+            "torch-tidy: warning: --warnings-as-errors: 'trainig-*' matches "
+            "no check; did you mean 'training-*'?"], r)
+
+    def test_known_names_are_quiet(self):
+        r = standin(['--checks=-*,device-*,training-missing-zero-grad',
+                     "--config={CheckOptions: "
+                     "{device-factory-without-device.Strict: true}}",
+                     'a.cpp'], self.root)
+        self.assertEqual(r.code, 0, r)
+        self.assertEqual(warnings(r), [], r)
+
+    def test_config_file_once_for_all_its_files(self):
+        r = standin(['conf/b.cpp', 'conf/c.cpp'], self.root)
+        self.assertEqual(r.code, 0, r)
+        conf = self.paths['conf/.torch-tidy']
+        self.assertEqual(warnings(r), [
+            "torch-tidy: warning: %s: Checks: 'devcie-*' matches no check; "
+            "did you mean 'device-*'?" % conf,
+            "torch-tidy: warning: %s: WarningsAsErrors: unknown check "
+            "'device-hardcode'; did you mean 'device-hardcoded'?" % conf,
+            "torch-tidy: warning: %s: CheckOptions: unknown option "
+            "'device-factory-without-device.Strictt'; did you mean "
+            "'device-factory-without-device.Strict'?" % conf,
+            # The right option on another check.
+            "torch-tidy: warning: %s: CheckOptions: unknown option "
+            "'device-mismatch.Strict'; did you mean "
+            "'device-factory-without-device.Strict'?" % conf], r)
+
+    def test_config_flag(self):
+        r = standin(["--config={Checks: 'device-mismatc'}", 'a.cpp'], self.root)
+        self.assertEqual(warnings(r), [
+            "torch-tidy: warning: --config: Checks: unknown check "
+            "'device-mismatc'; did you mean 'device-mismatch'?"], r)
+
+
+class BadConfigurationTest(ProjectTestCase):
+    """A .torch-tidy that does not parse stops the run with one line."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.paths = cls.make({'src/a.cpp': PLAIN_CPP,
+                              'src/.torch-tidy': "Checks: [unclosed\n"})
+
+    def assertOneLineError(self, result, expected):
+        self.assertNotEqual(result.code, 0, result)
+        self.assertEqual(result.err.splitlines(), [expected], result)
+        self.assertEqual(result.out, '', result)
+
+    def test_yaml_error_is_one_line_and_fails(self):
+        self.assertOneLineError(
+            standin(['src/a.cpp'], self.root),
+            'torch-tidy: error: %s:1:18: Could not find closing ]!' %
+            self.paths['src/.torch-tidy'])
+
+    def test_list_checks_reads_it_too(self):
+        self.assertOneLineError(
+            run(['--list-checks', 'src/a.cpp'], cwd=self.root),
+            'torch-tidy: error: %s:1:18: Could not find closing ]!' %
+            self.paths['src/.torch-tidy'])
+
+
+class InputFilesTest(ProjectTestCase):
+    """An unknown --format, and files that are not C, C++ or CUDA."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.paths = cls.make({'a.cpp': PLAIN_CPP, 'b.cc': PLAIN_CPP,
+                              'k.cu': PLAIN_CPP,
+                              't.py': 'print(1)\n', 'notes.txt': 'notes\n'})
+
+    def test_unknown_format_lists_the_values(self):
+        r = standin(['--format=xml', 'a.cpp'], self.root)
+        self.assertEqual(r.code, 1, r)
+        self.assertEqual(r.err.splitlines(), [
+            "torch-tidy: error: unknown --format 'xml'; valid values: text, "
+            "json, jsonl, sarif"], r)
+
+    def test_other_files_are_skipped_with_one_line_each(self):
+        r = standin(['t.py', 'a.cpp', 'notes.txt', 'b.cc'], self.root)
+        self.assertEqual(r.code, 0, r)
+        lines = r.err.splitlines()
+        self.assertEqual(lines[:2], [
+            "torch-tidy: skipping 't.py': not a C, C++ or CUDA source",
+            "torch-tidy: skipping 'notes.txt': not a C, C++ or CUDA source"], r)
+        self.assertEqual(SUMMARY.match(lines[-1]).group(2), '2', r)
+        self.assertEqual(len(lines), 3, r)
+
+    def test_cuda_is_analysed(self):
+        r = standin(['k.cu'], self.root)
+        self.assertNotIn('skipping', r.err, r)
+        summary = SUMMARY.match(r.err.splitlines()[-1])
+        self.assertEqual(summary.group(4), '1', r)  # analysed
+
+    def test_nothing_left_is_an_error(self):
+        r = standin(['t.py', 'notes.txt'], self.root)
+        self.assertEqual(r.code, 1, r)
+        self.assertEqual(r.err.splitlines()[-1], 'torch-tidy: error: no C, C++ '
+                         'or CUDA source among the files given', r)
+        self.assertEqual(len(r.err.splitlines()), 3, r)
+
+
 class DiffFromSubdirectoryTest(ProjectTestCase):
     """--diff-file=- run from a subdirectory reads git's paths from the root
     of the work tree, as --diff does."""
