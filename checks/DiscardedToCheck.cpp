@@ -75,12 +75,17 @@ void DiscardedToCheck::check(const MatchFinder::MatchResult &Result) {
   const Stmt *Body = utils::enclosingFunctionBody(*Call, Ctx);
   if (!Body)
     return;
-  if (const Expr *Use =
-          utils::firstReferenceAfter(*Object, *Body, *Call, Ctx))
-    diag(Use->getBeginLoc(), "'%0' is used here, still where it was before "
-                             "the discarded '%1'",
-         DiagnosticIDs::Note)
-        << *ObjectText << Method;
+  const Expr *Use = utils::firstReferenceAfter(*Object, *Body, *Call, Ctx);
+  if (!Use)
+    return;
+  // Run after the call but written before it: on the loop's next pass.
+  bool NextPass = Ctx.getSourceManager().isBeforeInTranslationUnit(
+      Use->getBeginLoc(), Call->getBeginLoc());
+  diag(Use->getBeginLoc(), "'%0' is used here%select{| on the loop's next "
+                           "pass}2, still where it was before the discarded "
+                           "'%1'",
+       DiagnosticIDs::Note)
+      << *ObjectText << Method << NextPass << Use->getSourceRange();
 }
 
 } // namespace clang::tidy::torch_tidy

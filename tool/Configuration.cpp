@@ -2,6 +2,7 @@
 
 #include "Configuration.h"
 #include "CheckCatalog.h"
+#include "UnknownNames.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Process.h"
@@ -19,25 +20,34 @@ class TorchTidyFileOptionsProvider : public FileOptionsProvider {
 public:
   TorchTidyFileOptionsProvider(
       ClangTidyOptions Defaults, ClangTidyOptions Overrides,
-      llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FileSystem)
+      llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FileSystem,
+      ConfigFileHandler::second_type Parse = printingParser)
       : FileOptionsProvider(ClangTidyGlobalOptions(), std::move(Defaults),
-                            std::move(Overrides), configHandlers()) {
+                            std::move(Overrides),
+                            ConfigFileHandlers{{".torch-tidy", Parse}}) {
     // The handlers' constructor leaves the file system unset in LLVM 19.
     FS = std::move(FileSystem);
   }
 
 private:
-  static ConfigFileHandlers configHandlers() {
-    ConfigFileHandlers Handlers;
-    Handlers.emplace_back(".torch-tidy", [](llvm::MemoryBufferRef Config) {
-      return parseTorchTidyConfiguration(Config,
-                                         [](const llvm::SMDiagnostic &D) {
-                                           D.print(nullptr, llvm::errs());
-                                         });
+  static llvm::ErrorOr<ClangTidyOptions>
+  printingParser(llvm::MemoryBufferRef Config) {
+    return parseTorchTidyConfiguration(Config, [](const llvm::SMDiagnostic &D) {
+      D.print(nullptr, llvm::errs());
     });
-    return Handlers;
   }
 };
+
+/// "LINE:COL: message" of the YAML parser's diagnostic (three lines on
+/// stderr otherwise), or the message alone.
+std::string oneLine(const llvm::SMDiagnostic &D) {
+  std::string Message = D.getMessage().str();
+  if (D.getLineNo() <= 0)
+    return Message;
+  return (llvm::Twine(D.getLineNo()) + ":" + llvm::Twine(D.getColumnNo() + 1) +
+          ": " + Message)
+      .str();
+}
 
 llvm::Error error(const llvm::Twine &Message) {
   return llvm::createStringError(std::errc::invalid_argument,
@@ -83,7 +93,49 @@ llvm::Error OptionsFactory::init(const ConfigurationFlags &Flags) {
     return parse((*Text)->getBuffer(), *Flags.ConfigFile);
   }
   if (Flags.Config)
-    return parse(*Flags.Config, "<command-line-config>");
+    return parse(*Flags.Config, "--config");
+  return llvm::Error::success();
+}
+
+void OptionsFactory::warnAboutUnknownNames(llvm::raw_ostream &OS) const {
+  if (Overrides.Checks)
+    warnEach(OS, "--checks", unknownChecks(*Overrides.Checks));
+  if (Overrides.WarningsAsErrors)
+    warnEach(OS, "--warnings-as-errors",
+             unknownChecks(*Overrides.WarningsAsErrors));
+  if (Explicit)
+    warnAboutUnknownNamesIn(*Explicit, ExplicitSource, OS);
+}
+
+llvm::Error OptionsFactory::verifyFiles(llvm::ArrayRef<std::string> Files,
+                                        llvm::raw_ostream &OS) const {
+  if (Explicit)
+    return llvm::Error::success();
+  std::string Problem;
+  // The provider reads each file once; one that does not parse stops the
+  // search instead of the provider's looking further up, as it would.
+  auto Verify = [&](llvm::MemoryBufferRef Config) {
+    auto Parsed = parseTorchTidyConfiguration(
+        Config, [&](const llvm::SMDiagnostic &D) {
+          if (Problem.empty())
+            Problem = Config.getBufferIdentifier().str() + ":" + oneLine(D);
+        });
+    if (!Parsed) {
+      if (Problem.empty())
+        Problem = Config.getBufferIdentifier().str() + ": " +
+                  Parsed.getError().message();
+      return llvm::ErrorOr<ClangTidyOptions>(ClangTidyOptions());
+    }
+    warnAboutUnknownNamesIn(*Parsed, Config.getBufferIdentifier(), OS);
+    return Parsed;
+  };
+  TorchTidyFileOptionsProvider Provider(Defaults, Overrides,
+                                        llvm::vfs::getRealFileSystem(), Verify);
+  for (const std::string &File : Files) {
+    Provider.getOptions(File);
+    if (!Problem.empty())
+      return error(Problem);
+  }
   return llvm::Error::success();
 }
 
@@ -99,23 +151,17 @@ OptionsFactory::create(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS) const
 }
 
 llvm::Error OptionsFactory::parse(llvm::StringRef Text, llvm::StringRef Source) {
-  // The YAML parser's own diagnostic (three lines on stderr) becomes part
-  // of our one-line error.
   std::string Problem;
   auto Parsed = parseTorchTidyConfiguration(
       llvm::MemoryBufferRef(Text, Source), [&](const llvm::SMDiagnostic &D) {
-        if (!Problem.empty())
-          return;
-        Problem = D.getMessage().str();
-        if (D.getLineNo() > 0)
-          Problem = (llvm::Twine(D.getLineNo()) + ":" +
-                     llvm::Twine(D.getColumnNo() + 1) + ": " + Problem)
-                        .str();
+        if (Problem.empty())
+          Problem = oneLine(D);
       });
   if (!Parsed)
     return error("invalid configuration in " + Source + ": " +
                  (Problem.empty() ? Parsed.getError().message() : Problem));
   Explicit = std::move(*Parsed);
+  ExplicitSource = Source.str();
   return llvm::Error::success();
 }
 

@@ -13,6 +13,7 @@
 #include "clang-tidy/ClangTidyOptions.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/VirtualFileSystem.h"
+#include "llvm/Support/raw_ostream.h"
 #include <memory>
 #include <optional>
 #include <string>
@@ -53,11 +54,22 @@ public:
   create(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS =
              llvm::vfs::getRealFileSystem()) const;
 
+  /// Warns on \p OS, one line each, about the check globs and options of
+  /// --checks, --warnings-as-errors and --config(-file) that name nothing.
+  void warnAboutUnknownNames(llvm::raw_ostream &OS) const;
+
+  /// Reads the '.torch-tidy' of each of \p Files, as their analyses will:
+  /// the first that does not parse is an error, "FILE:LINE:COL: message";
+  /// unknown names are warnings on \p OS, once per configuration file.
+  llvm::Error verifyFiles(llvm::ArrayRef<std::string> Files,
+                          llvm::raw_ostream &OS) const;
+
 private:
   llvm::Error parse(llvm::StringRef Text, llvm::StringRef Source);
 
   clang::tidy::ClangTidyOptions Defaults, Overrides;
   std::optional<clang::tidy::ClangTidyOptions> Explicit;
+  std::string ExplicitSource; // its file, or --config
 };
 
 } // namespace torch_tidy

@@ -25,11 +25,14 @@
 #include "ProjectRun.h"
 #include "SeverityGate.h"
 #include "SharedPchBuild.h"
+#include "SourceLanguage.h"
+#include "ValueListParser.h"
 #include "Version.h"
 #include "Worker.h"
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyOptions.h"
 #include "clang/Tooling/CompilationDatabase.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -39,6 +42,7 @@
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
+#include <chrono>
 
 extern volatile int TorchTidyModuleAnchorSource;
 static int LLVM_ATTRIBUTE_UNUSED TorchTidyModuleAnchorDestination =
@@ -55,7 +59,9 @@ static cl::OptionCategory Category("torch-tidy options");
 static const char Overview[] = R"(
 torch-tidy finds device-consistency bugs in C++ code written against LibTorch:
 tensors that meet on different devices, .to() results thrown away, checkpoints
-loaded without a device, module state that Module::to() does not move.
+loaded without a device, module state that Module::to() does not move (the
+device-* rules); and training-loop mistakes: gradients never cleared, inference
+that records a graph (the training-* rules). See --list-checks.
 
 It is used like clang-tidy: give it source files and a compile database (-p),
 or compiler flags after '--'. Without files, -p analyzes every file of the
@@ -127,11 +133,14 @@ static cl::list<std::string> ExtraArgsBefore("extra-arg-before", cl::desc(R"(
 An argument to prepend to the compiler command line.)"),
                                              cl::cat(Category));
 
-enum class Format { Text, Json, Sarif };
-static cl::opt<Format> OutputFormat(
+enum class Format { Text, Json, JsonLines, Sarif };
+static cl::opt<Format, false, ValueListParser<Format>> OutputFormat(
     "format", cl::desc("Output format:"),
     cl::values(clEnumValN(Format::Text, "text", "clang-tidy's text (default)"),
-               clEnumValN(Format::Json, "json", "one JSON object per finding"),
+               clEnumValN(Format::Json, "json",
+                          "a JSON array of findings, one object each"),
+               clEnumValN(Format::JsonLines, "jsonl",
+                          "JSON Lines: one finding's object per line"),
                clEnumValN(Format::Sarif, "sarif", "SARIF 2.1.0")),
     cl::init(Format::Text), cl::cat(Category));
 static cl::opt<std::string> OutputFile("output", cl::desc(R"(
@@ -300,16 +309,17 @@ static int dumpConfig(const OptionsFactory &Options, llvm::StringRef File) {
 }
 
 static llvm::Expected<std::unique_ptr<tooling::CompilationDatabase>>
-chooseDatabase(std::unique_ptr<tooling::CompilationDatabase> FromDashDash) {
+chooseDatabase(std::unique_ptr<tooling::CompilationDatabase> FromDashDash,
+               const std::vector<std::string> &Inputs) {
   if (FromDashDash)
     return std::move(FromDashDash);
   if (!BuildPath.empty())
     return loadFromBuildPath(BuildPath);
-  auto Found = discoverAbove(SourcePaths.front());
+  auto Found = discoverAbove(Inputs.front());
   if (!Found || *Found)
     return Found;
   llvm::errs() << "torch-tidy: warning: no compile_commands.json above '"
-               << SourcePaths.front()
+               << Inputs.front()
                << "'; running without flags (use -p <build-dir> or "
                   "'-- <flags>')\n";
   return std::make_unique<tooling::FixedCompilationDatabase>(
@@ -317,13 +327,14 @@ chooseDatabase(std::unique_ptr<tooling::CompilationDatabase> FromDashDash) {
 }
 
 static std::vector<std::string>
-filesToAnalyze(const tooling::CompilationDatabase &Database) {
+filesToAnalyze(const tooling::CompilationDatabase &Database,
+               const std::vector<std::string> &Inputs) {
   std::vector<std::string> Files;
-  if (SourcePaths.empty()) {
+  if (Inputs.empty()) {
     Files = Database.getAllFiles();
     llvm::sort(Files);
   } else {
-    for (const std::string &Path : SourcePaths)
+    for (const std::string &Path : Inputs)
       Files.push_back(absolute(Path));
   }
   return Files;
@@ -366,6 +377,9 @@ static std::string render(const std::vector<Finding> &Findings,
   }
   case Format::Json:
     writeJson(OS, Findings);
+    break;
+  case Format::JsonLines:
+    writeJsonLines(OS, Findings);
     break;
   case Format::Sarif: {
     std::string Root = absolute(SourceRoot.empty() ? "." : SourceRoot.getValue());
@@ -552,6 +566,7 @@ static int runWorker(const OptionsFactory &Options,
 }
 
 int runDriver(int Argc, const char **Argv) {
+  auto Started = std::chrono::steady_clock::now();
   if (Argc > 1 && llvm::StringRef(Argv[1]) == "merge")
     return runMerge(llvm::ArrayRef(Argv + 2, Argv + Argc));
   // The user's arguments, for the workers, before anything consumes them.
@@ -570,8 +585,15 @@ int runDriver(int Argc, const char **Argv) {
   OptionsFactory Options;
   if (llvm::Error Err = Options.init(configurationFlags()))
     return fail(llvm::toString(std::move(Err)));
+  // A worker was given the same options: the parent has warned.
+  if (WorkerFile.empty())
+    Options.warnAboutUnknownNames(llvm::errs());
   llvm::StringRef FirstFile =
       SourcePaths.empty() ? llvm::StringRef("dummy") : SourcePaths.front();
+  if (ListChecks || DumpConfig)
+    if (llvm::Error Err =
+            Options.verifyFiles({absolute(FirstFile)}, llvm::errs()))
+      return fail(llvm::toString(std::move(Err)));
   if (ListChecks)
     return listChecks(Options, FirstFile);
   if (DumpConfig)
@@ -582,15 +604,24 @@ int runDriver(int Argc, const char **Argv) {
 
   if (SourcePaths.empty() && BuildPath.empty())
     return fail("no input files; give files or -p <build-dir> (see --help)");
-  for (const std::string &Path : SourcePaths)
+  std::vector<std::string> Inputs;
+  for (const std::string &Path : SourcePaths) {
     if (!llvm::sys::fs::exists(Path))
       return fail("no such file: '" + Path + "'");
+    if (isCFamilySource(Path))
+      Inputs.push_back(Path);
+    else if (WorkerFile.empty())
+      llvm::errs() << "torch-tidy: skipping '" << Path
+                   << "': not a C, C++ or CUDA source\n";
+  }
+  if (!SourcePaths.empty() && Inputs.empty())
+    return fail("no C, C++ or CUDA source among the files given");
   if (llvm::Error Err = checkWritable(OutputFile))
     return fail(llvm::toString(std::move(Err)));
   if (llvm::Error Err = checkWritable(ExportFixes))
     return fail(llvm::toString(std::move(Err)));
 
-  auto Database = chooseDatabase(std::move(FromDashDash));
+  auto Database = chooseDatabase(std::move(FromDashDash), Inputs);
   if (!Database)
     return fail(llvm::toString(Database.takeError()));
   std::unique_ptr<tooling::CompilationDatabase> Commands =
@@ -613,10 +644,12 @@ int runDriver(int Argc, const char **Argv) {
     return fail(llvm::toString(FailOn.takeError()));
   if (llvm::Error Err = checkWritable(Counted->baselineToWrite()))
     return fail(llvm::toString(std::move(Err)));
-  std::vector<std::string> Files = filesToAnalyze(*Commands);
+  std::vector<std::string> Files = filesToAnalyze(*Commands, Inputs);
   if (Files.empty())
     return fail("the compile database lists no files");
-  Files = Counted->select(std::move(Files), SourcePaths.empty());
+  Files = Counted->select(std::move(Files), Inputs.empty());
+  if (llvm::Error Err = Options.verifyFiles(Files, llvm::errs()))
+    return fail(llvm::toString(std::move(Err)));
 
   Caches Stores;
   if (llvm::Error Err = Stores.open())
@@ -634,8 +667,13 @@ int runDriver(int Argc, const char **Argv) {
       [&](const std::string &File) { return Options.create()->getOptions(File); },
       Stores.Digests, Settings);
   std::vector<Finding> Findings = Project.run(Files);
-  if (!Quiet && Files.size() > 1)
-    Project.printSummary(llvm::errs());
+  // The run's last line, whichever way it ends from here.
+  auto Summary = llvm::make_scope_exit([&] {
+    if (!Quiet)
+      Project.printSummary(llvm::errs(), Findings.size(),
+                           SeverityGate::countsBySeverity(Findings),
+                           std::chrono::steady_clock::now() - Started);
+  });
 
   if (llvm::Error Err = confirm(Findings, Argv[0]))
     return fail(llvm::toString(std::move(Err)));
@@ -680,7 +718,7 @@ int runDriver(int Argc, const char **Argv) {
   }
 
   if (!Quiet)
-    FailOn->printSummary(Findings, llvm::errs());
+    FailOn->printFailing(Findings, llvm::errs());
   if (WarningsAsErrorsCount) {
     if (!Quiet)
       llvm::errs() << WarningsAsErrorsCount << " warning"

@@ -95,6 +95,15 @@ toEdits(const llvm::StringMap<clang::tooling::Replacements> &Fix,
   return Edits;
 }
 
+static std::vector<Span>
+toSpans(const llvm::SmallVector<clang::tooling::FileByteRange, 1> &Ranges,
+        SpanMaker &MakeSpan) {
+  std::vector<Span> Spans;
+  for (const clang::tooling::FileByteRange &Range : Ranges)
+    Spans.push_back(MakeSpan(Range.FilePath, Range.FileOffset, Range.Length));
+  return Spans;
+}
+
 Finding toFinding(const clang::tidy::ClangTidyError &Error,
                   SourceIndex &Index) {
   const clang::tooling::DiagnosticMessage &Message = Error.Message;
@@ -107,13 +116,20 @@ Finding toFinding(const clang::tidy::ClangTidyError &Error,
   F.BuildDirectory = Error.BuildDirectory;
   SpanMaker MakeSpan(F.BuildDirectory, Index);
   F.Where = MakeSpan(Message.FilePath, Message.FileOffset, 0);
-  for (const clang::tooling::FileByteRange &Range : Message.Ranges)
-    F.Ranges.push_back(MakeSpan(Range.FilePath, Range.FileOffset, Range.Length));
+  F.Ranges = toSpans(Message.Ranges, MakeSpan);
   F.Fixes = toEdits(Message.Fix, MakeSpan);
   for (const clang::tooling::DiagnosticMessage &N : Error.Notes)
     F.Notes.push_back({MakeSpan(N.FilePath, N.FileOffset, 0), N.Message,
-                       toEdits(N.Fix, MakeSpan)});
+                       toEdits(N.Fix, MakeSpan), toSpans(N.Ranges, MakeSpan)});
   return F;
+}
+
+const Span *extentAt(const Span &Where, const std::vector<Span> &Ranges) {
+  for (const Span &Range : Ranges)
+    if (Range.File == Where.File && Range.Offset == Where.Offset &&
+        Range.Length > 0)
+      return &Range;
+  return nullptr;
 }
 
 void sortAndDeduplicate(std::vector<Finding> &Findings) {

@@ -33,6 +33,7 @@ struct Note {
   Span Where;
   std::string Message;
   std::vector<Edit> Edits;
+  std::vector<Span> Ranges;
 };
 
 struct Finding {
@@ -78,6 +79,10 @@ private:
 };
 
 Finding toFinding(const clang::tidy::ClangTidyError &Error, SourceIndex &Index);
+
+/// The range of \p Ranges that starts where \p Where points, if any: what a
+/// finding or note points at, whose end is the end of its region.
+const Span *extentAt(const Span &Where, const std::vector<Span> &Ranges);
 
 /// Sorts by file, offset and check, and drops findings reported twice (a
 /// header seen from two translation units).

@@ -36,23 +36,35 @@ static std::vector<Edit> editsFromWire(const json &J) {
   return Edits;
 }
 
+static json spansToWire(const std::vector<Span> &Spans) {
+  json Out = json::array();
+  for (const Span &S : Spans)
+    Out.push_back(spanToWire(S));
+  return Out;
+}
+
+static std::vector<Span> spansFromWire(const json &J) {
+  std::vector<Span> Spans;
+  for (const json &S : J)
+    Spans.push_back(spanFromWire(S));
+  return Spans;
+}
+
 json findingsToWire(const std::vector<Finding> &Findings) {
   json Out = json::array();
   for (const Finding &F : Findings) {
-    json Ranges = json::array();
-    for (const Span &R : F.Ranges)
-      Ranges.push_back(spanToWire(R));
     json Notes = json::array();
     for (const Note &N : F.Notes)
       Notes.push_back({{"where", spanToWire(N.Where)},
                        {"message", N.Message},
-                       {"edits", editsToWire(N.Edits)}});
+                       {"edits", editsToWire(N.Edits)},
+                       {"ranges", spansToWire(N.Ranges)}});
     json Item = {{"check", F.Check},
                  {"message", F.Message},
                  {"error", F.IsError},
                  {"warningAsError", F.IsWarningAsError},
                  {"where", spanToWire(F.Where)},
-                 {"ranges", std::move(Ranges)},
+                 {"ranges", spansToWire(F.Ranges)},
                  {"notes", std::move(Notes)},
                  {"fixes", editsToWire(F.Fixes)},
                  {"buildDirectory", F.BuildDirectory}};
@@ -78,12 +90,12 @@ llvm::Expected<std::vector<Finding>> findingsFromWire(const json &Wire) {
       F.IsError = Item.at("error").get<bool>();
       F.IsWarningAsError = Item.at("warningAsError").get<bool>();
       F.Where = spanFromWire(Item.at("where"));
-      for (const json &R : Item.at("ranges"))
-        F.Ranges.push_back(spanFromWire(R));
+      F.Ranges = spansFromWire(Item.at("ranges"));
       for (const json &N : Item.at("notes"))
         F.Notes.push_back({spanFromWire(N.at("where")),
                            N.at("message").get<std::string>(),
-                           editsFromWire(N.at("edits"))});
+                           editsFromWire(N.at("edits")),
+                           spansFromWire(N.at("ranges"))});
       F.Fixes = editsFromWire(Item.at("fixes"));
       F.BuildDirectory = Item.at("buildDirectory").get<std::string>();
       if (Item.contains("plan"))

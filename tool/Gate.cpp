@@ -2,7 +2,7 @@
 
 #include "Gate.h"
 #include "GitDiff.h"
-#include "llvm/Support/FileSystem.h"
+#include "Plural.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace torch_tidy {
@@ -40,7 +40,8 @@ no files, analyse only the files the change touches.)"),
                                          cl::cat(gateCategory()));
 static cl::opt<std::string> DiffFile("diff-file", cl::desc(R"(
 As --diff, with the changed lines of this unified diff ('-': standard input),
-e.g. from 'git diff -U0'; its paths are relative to the current directory.)"),
+e.g. from 'git diff -U0'; its paths are relative to the root of the git work
+tree (as git writes them), or to the current directory outside one.)"),
                                      cl::value_desc("patch"),
                                      cl::cat(gateCategory()));
 static cl::opt<std::string> ShardOption("shard", cl::desc(R"(
@@ -85,9 +86,7 @@ llvm::Expected<Gate> Gate::fromOptions() {
     auto Patch = readPatch(DiffFile);
     if (!Patch)
       return Patch.takeError();
-    llvm::SmallString<256> Here;
-    llvm::sys::fs::current_path(Here);
-    G.Lines = addedLines(*Patch, Here);
+    G.Lines = addedLines(*Patch, patchBase());
     G.FromDiff = true;
   }
   if (!ShardOption.empty()) {

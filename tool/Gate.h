@@ -24,11 +24,6 @@ namespace torch_tidy {
 /// The category of the gate's command-line options.
 llvm::cl::OptionCategory &gateCategory();
 
-/// "1 finding", "2 findings": a count in the gates' messages.
-inline std::string plural(size_t N, llvm::StringRef Noun) {
-  return std::to_string(N) + " " + Noun.str() + (N == 1 ? "" : "s");
-}
-
 class Gate {
 public:
   /// Reads the options, the baseline and the diff, so that a mistake fails

@@ -121,12 +121,20 @@ static llvm::Expected<std::string> runGit(std::vector<llvm::StringRef> Args) {
   return Output;
 }
 
+/// The root of the work tree around the current directory.
+static llvm::Expected<std::string> topLevel() {
+  auto Output = runGit({"rev-parse", "--show-toplevel"});
+  if (!Output)
+    return Output.takeError();
+  return llvm::StringRef(*Output).trim().str();
+}
+
 llvm::Expected<GitDiff> gitDiff(llvm::StringRef Revision) {
   if (Revision.starts_with("-"))
     return llvm::createStringError(std::errc::invalid_argument,
                                    "--diff=%s: a revision cannot start with '-'",
                                    Revision.str().c_str());
-  auto TopLevel = runGit({"rev-parse", "--show-toplevel"});
+  auto TopLevel = topLevel();
   if (!TopLevel)
     return TopLevel.takeError();
   std::string Base = Revision.str();
@@ -145,7 +153,17 @@ llvm::Expected<GitDiff> gitDiff(llvm::StringRef Revision) {
                        "--no-prefix", Base, "--"});
   if (!Patch)
     return Patch.takeError();
-  return GitDiff{std::move(*Patch), llvm::StringRef(*TopLevel).trim().str()};
+  return GitDiff{std::move(*Patch), std::move(*TopLevel)};
+}
+
+std::string patchBase() {
+  auto TopLevel = topLevel();
+  if (TopLevel)
+    return std::move(*TopLevel);
+  llvm::consumeError(TopLevel.takeError());
+  llvm::SmallString<256> Here;
+  llvm::sys::fs::current_path(Here);
+  return std::string(Here);
 }
 
 llvm::Expected<std::string> readPatch(llvm::StringRef Path) {

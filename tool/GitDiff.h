@@ -36,6 +36,11 @@ llvm::Expected<GitDiff> gitDiff(llvm::StringRef Revision);
 /// A patch from a file, or from standard input for "-".
 llvm::Expected<std::string> readPatch(llvm::StringRef Path);
 
+/// What the paths of a patch are relative to: the root of the git work tree
+/// around the current directory, as git diff writes them and git apply reads
+/// them; outside a work tree, the current directory.
+std::string patchBase();
+
 /// The files of \p Files (absolute) worth analysing for \p Changed: those it
 /// changes, or all of them when it changes a header, which any of them may
 /// include.

@@ -19,6 +19,10 @@ void writeText(llvm::raw_ostream &OS, const std::vector<Finding> &Findings,
 /// One JSON object per finding, in an array.
 void writeJson(llvm::raw_ostream &OS, const std::vector<Finding> &Findings);
 
+/// JSON Lines: the objects of writeJson(), one per line, without the array.
+void writeJsonLines(llvm::raw_ostream &OS,
+                    const std::vector<Finding> &Findings);
+
 /// GitHub code scanning rejects a SARIF run with more results than this
 /// (docs.github.com, "SARIF results exceed limit"; it shows the 5,000 most
 /// severe of them).

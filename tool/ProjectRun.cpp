@@ -6,8 +6,10 @@
 #include "CrashReport.h"
 #include "CrossFile.h"
 #include "LeadingIncludes.h"
+#include "Plural.h"
 #include "SharedPrefixPlan.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include <atomic>
 #include <chrono>
@@ -161,14 +163,18 @@ void ProjectRun::analyse(FileState &State, const std::string &Pch) {
       readWorkerOutput(State.File, Run.Output, Index, State.CrossFile);
   // Compiler errors may come from a header that is missing now and found
   // later: such an analysis is not kept.
-  bool Clean = llvm::none_of(State.Findings, [](const Finding &F) {
-    return F.isCompilerError() || F.Check == CrashCheckName;
+  bool Compiled = llvm::none_of(State.Findings, [](const Finding &F) {
+    return F.isCompilerError();
+  });
+  bool Clean = Compiled && llvm::none_of(State.Findings, [](const Finding &F) {
+    return F.Check == CrashCheckName;
   });
   if (Settings.Cache && State.Key && Clean)
     Settings.Cache->store(*State.Key, Run.Output, Run.Read, Run.ReadThroughPch,
                           Started, State.Because);
   std::lock_guard<std::mutex> Guard(Lock);
   ++Count.Analysed;
+  Count.FailedToCompile += !Compiled;
   Count.FromSharedPch += Run.UsedSharedPch;
 }
 
@@ -238,8 +244,14 @@ std::vector<Finding> ProjectRun::run(const std::vector<std::string> &Files) {
   return Findings;
 }
 
-void ProjectRun::printSummary(llvm::raw_ostream &OS) const {
-  OS << "torch-tidy: " << Total << " files: " << Count.Cached << " cached, "
+void ProjectRun::printSummary(llvm::raw_ostream &OS, size_t Findings,
+                              llvm::StringRef BySeverity,
+                              std::chrono::duration<double> WallTime) const {
+  OS << "torch-tidy: " << plural(Findings, "finding");
+  if (!BySeverity.empty())
+    OS << " (" << BySeverity << ")";
+  OS << "; "
+     << plural(Total, "file") << ": " << Count.Cached << " cached, "
      << Count.Analysed << " analysed";
   if (Count.Analysed)
     OS << " (" << Count.FromSharedPch
@@ -247,9 +259,10 @@ void ProjectRun::printSummary(llvm::raw_ostream &OS) const {
   if (Count.PchsBuilt || Count.PchsReused)
     OS << "; precompiled headers: " << Count.PchsBuilt << " built, "
        << Count.PchsReused << " reused";
+  OS << "; " << Count.FailedToCompile << " failed to compile";
   if (Count.Crashed)
     OS << "; " << Count.Crashed << " crashed";
-  OS << "\n";
+  OS << "; " << llvm::format("%.1f s", WallTime.count()) << "\n";
 }
 
 } // namespace torch_tidy

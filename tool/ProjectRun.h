@@ -4,8 +4,9 @@
 // cached analysis is still valid is replayed instead (ResultCache.h), and
 // files whose leading includes agree are parsed from a precompiled header of
 // them, built once (SharedPch.h). On a terminal, progress is one line; at the
-// end, one line says how many files were cached, analysed, and parsed from a
-// shared precompiled header.
+// end, one line says how many findings the run has, how many files were
+// cached, analysed, parsed from a shared precompiled header or failed to
+// compile, and how long it took.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +21,7 @@
 #include "clang-tidy/ClangTidyOptions.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/Support/raw_ostream.h"
+#include <chrono>
 #include <functional>
 #include <string>
 #include <vector>
@@ -54,9 +56,13 @@ public:
   /// The findings of \p Files, sorted and without duplicates.
   std::vector<Finding> run(const std::vector<std::string> &Files);
 
-  /// "torch-tidy: 40 files: 39 cached, 1 analysed (from a shared
-  /// precompiled header)".
-  void printSummary(llvm::raw_ostream &OS) const;
+  /// The run's last line: "torch-tidy: 3 findings (2 bugs, 1 performance);
+  /// 40 files: 39 cached, 1 analysed (1 from a shared precompiled header);
+  /// 0 failed to compile; 2.4 s", given the findings that count, their
+  /// counts by severity and the run's wall time.
+  void printSummary(llvm::raw_ostream &OS, size_t Findings,
+                    llvm::StringRef BySeverity,
+                    std::chrono::duration<double> WallTime) const;
 
 private:
   struct FileState;
@@ -77,6 +83,7 @@ private:
   size_t Done = 0, Total = 0;
   struct {
     size_t Cached = 0, Analysed = 0, FromSharedPch = 0, Crashed = 0;
+    size_t FailedToCompile = 0;
     size_t PchsBuilt = 0, PchsReused = 0;
   } Count;
 };

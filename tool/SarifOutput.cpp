@@ -196,16 +196,6 @@ private:
     return region(OneCharacter);
   }
 
-  /// The range that starts where the diagnostic points, if any: its end is
-  /// the end of the primary region.
-  static const Span *extentOf(const Finding &F) {
-    for (const Span &Range : F.Ranges)
-      if (Range.File == F.Where.File && Range.Offset == F.Where.Offset &&
-          Range.Length > 0)
-        return &Range;
-    return nullptr;
-  }
-
   /// A span without a file (a compiler error about the command line) has no
   /// physical location: SARIF regions start at line 1.
   nlohmann::json location(const Span &S, const Span *Extent) {
@@ -344,7 +334,8 @@ private:
                              {"message", {{"text", F.Message}}},
                              {"locations", nlohmann::json::array()}};
     if (!F.Where.File.empty())
-      Result["locations"].push_back(location(F.Where, extentOf(F)));
+      Result["locations"].push_back(
+          location(F.Where, extentAt(F.Where, F.Ranges)));
     nlohmann::json Related = nlohmann::json::array();
     for (size_t I = 0; I < F.Notes.size(); ++I) {
       nlohmann::json Loc = location(F.Notes[I].Where, nullptr);

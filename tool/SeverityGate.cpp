@@ -2,6 +2,7 @@
 
 #include "SeverityGate.h"
 #include "Gate.h"
+#include "Plural.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 
@@ -50,33 +51,32 @@ unsigned SeverityGate::failing(const std::vector<Finding> &Findings) const {
   });
 }
 
-void SeverityGate::printSummary(const std::vector<Finding> &Findings,
-                                llvm::raw_ostream &OS) const {
-  unsigned Total = 0;
+std::string SeverityGate::countsBySeverity(const std::vector<Finding> &Findings) {
   std::vector<std::string> Parts;
   for (Severity S : AllSeverities) {
     unsigned N = llvm::count_if(Findings, [&](const Finding &F) {
       return !F.Downgraded && severityOf(F.Check) == S;
     });
-    Total += N;
     // "performance" is uncountable: "2 performance".
     if (N)
       Parts.push_back(S == Severity::Performance
                           ? std::to_string(N) + " performance"
                           : plural(N, severityName(S)));
   }
-  if (Total == 0)
+  return llvm::join(Parts, ", ");
+}
+
+void SeverityGate::printFailing(const std::vector<Finding> &Findings,
+                                llvm::raw_ostream &OS) const {
+  unsigned Failing = failing(Findings);
+  if (!Failing)
     return;
-  OS << "torch-tidy: " << plural(Total, "finding") << ": "
-     << llvm::join(Parts, ", ") << "\n";
-  if (unsigned Failing = failing(Findings)) {
-    std::vector<std::string> Names;
-    for (Severity S : FailOn)
-      Names.push_back(severityName(S).str());
-    OS << "torch-tidy: " << plural(Failing, "finding") << " treated as error"
-       << (Failing == 1 ? "" : "s") << " (--fail-on=" << llvm::join(Names, ",")
-       << ")\n";
-  }
+  std::vector<std::string> Names;
+  for (Severity S : FailOn)
+    Names.push_back(severityName(S).str());
+  OS << "torch-tidy: " << plural(Failing, "finding") << " treated as error"
+     << (Failing == 1 ? "" : "s") << " (--fail-on=" << llvm::join(Names, ",")
+     << ")\n";
 }
 
 } // namespace torch_tidy

@@ -3,7 +3,8 @@
 // --fail-on=bug,hazard,performance: a run fails (exit status 1) when it
 // counts a finding of a rule of one of these severities, beside what
 // --warnings-as-errors fails it on. None by default, so a plain run keeps
-// clang-tidy's exit codes. And the run's count of findings per severity.
+// clang-tidy's exit codes. And the run's count of findings per severity,
+// for its summary line.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,10 +31,14 @@ public:
   /// after the probe's verdict), of a rule whose severity the gate names.
   unsigned failing(const std::vector<Finding> &Findings) const;
 
-  /// The run's summary: how many findings of each severity, e.g.
-  /// "torch-tidy: 3 findings: 1 bug, 2 performance", and how many fail
-  /// the gate. Nothing without findings of torch-tidy's rules.
-  void printSummary(const std::vector<Finding> &Findings,
+  /// The findings of each severity, e.g. "1 bug, 2 performance" (those the
+  /// probe did not reproduce and compiler diagnostics left out); "" when
+  /// there are none.
+  static std::string countsBySeverity(const std::vector<Finding> &Findings);
+
+  /// "torch-tidy: 2 findings treated as errors (--fail-on=bug)" when
+  /// findings fail the gate; nothing otherwise.
+  void printFailing(const std::vector<Finding> &Findings,
                     llvm::raw_ostream &OS) const;
 
 private:

@@ -2,7 +2,6 @@
 
 #include "AstHelpers.h"
 #include "clang-tidy/utils/ExprSequence.h"
-#include "clang/Analysis/Analyses/CFGReachabilityAnalysis.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/StmtCXX.h"
@@ -82,6 +81,24 @@ const ValueDecl *namedObject(const Expr &E) {
   return nullptr;
 }
 
+/// How many edges lead from \p From to each block it reaches, \p From itself
+/// included when a loop leads back to it: the order in which what follows a
+/// statement of \p From runs.
+static llvm::DenseMap<const CFGBlock *, unsigned>
+distancesFrom(const CFGBlock &From) {
+  llvm::DenseMap<const CFGBlock *, unsigned> Distance;
+  std::vector<const CFGBlock *> Frontier = {&From};
+  for (unsigned Steps = 1; !Frontier.empty(); ++Steps) {
+    std::vector<const CFGBlock *> Next;
+    for (const CFGBlock *Block : Frontier)
+      for (const CFGBlock *Succ : Block->succs())
+        if (Succ && Distance.try_emplace(Succ, Steps).second && Succ != &From)
+          Next.push_back(Succ);
+    Frontier = std::move(Next);
+  }
+  return Distance;
+}
+
 std::vector<const Expr *> referencesAfter(const ValueDecl &Decl,
                                           const Stmt &Body, const Stmt &After,
                                           ASTContext &Ctx) {
@@ -96,37 +113,46 @@ std::vector<const Expr *> referencesAfter(const ValueDecl &Decl,
   // blocks (a loop runs a block again), by sequencing within one.
   tidy::utils::ExprSequence Sequence(Graph.get(), &Body, &Ctx);
   tidy::utils::StmtToBlockMap Blocks(Graph.get(), &Ctx);
-  CFGReverseBlockReachabilityAnalysis Reachability(*Graph);
   const CFGBlock *AfterBlock = Blocks.blockContainingStmt(&After);
   if (!AfterBlock)
     return {};
-  bool OnCycle = llvm::any_of(AfterBlock->succs(), [&](const CFGBlock *Succ) {
-    return Succ && Reachability.isReachable(Succ, AfterBlock);
-  });
+  llvm::DenseMap<const CFGBlock *, unsigned> Distance =
+      distancesFrom(*AfterBlock);
+  // The operands of After itself are evaluated before it, also on a loop's
+  // next pass.
   auto Refs = match(
       findAll(expr(anyOf(declRefExpr(to(equalsNode(&Decl))),
                          memberExpr(member(equalsNode(&Decl)),
-                                    hasObjectExpression(cxxThisExpr()))))
+                                    hasObjectExpression(cxxThisExpr()))),
+                   unless(hasAncestor(stmt(equalsNode(&After)))))
                   .bind("ref")),
       Body, Ctx);
-  std::vector<const Expr *> Uses;
+  // Each use, with how many blocks run between After and it.
+  std::vector<std::pair<unsigned, const Expr *>> Uses;
   for (const BoundNodes &Ref : Refs) {
     const auto *Use = Ref.getNodeAs<Expr>("ref");
     const CFGBlock *UseBlock = Blocks.blockContainingStmt(Use);
     if (!UseBlock)
       continue;
-    bool MayRunAfter =
-        UseBlock == AfterBlock
-            ? OnCycle || (!Sequence.inSequence(Use, &After) && Use != &After)
-            : Reachability.isReachable(AfterBlock, UseBlock);
-    if (MayRunAfter)
-      Uses.push_back(Use);
+    if (UseBlock == AfterBlock && !Sequence.inSequence(Use, &After)) {
+      Uses.push_back({0, Use}); // later in the same pass
+      continue;
+    }
+    // Another block, or After's own on a loop's next pass.
+    if (auto It = Distance.find(UseBlock); It != Distance.end())
+      Uses.push_back({It->second, Use});
   }
   const SourceManager &SM = Ctx.getSourceManager();
-  llvm::sort(Uses, [&](const Expr *A, const Expr *B) {
-    return SM.isBeforeInTranslationUnit(A->getBeginLoc(), B->getBeginLoc());
+  llvm::sort(Uses, [&](const auto &A, const auto &B) {
+    if (A.first != B.first)
+      return A.first < B.first;
+    return SM.isBeforeInTranslationUnit(A.second->getBeginLoc(),
+                                        B.second->getBeginLoc());
   });
-  return Uses;
+  std::vector<const Expr *> Ordered;
+  for (const auto &[Steps, Use] : Uses)
+    Ordered.push_back(Use);
+  return Ordered;
 }
 
 const Expr *firstReferenceAfter(const ValueDecl &Decl, const Stmt &Body,

@@ -30,12 +30,15 @@ const ValueDecl *namedObject(const Expr &E);
 
 /// The references to \p Decl in \p Body that may be evaluated after \p After
 /// (later in the same block, in a block \p After's block reaches, or again
-/// in the next iteration of a loop), in source order.
+/// in the next iteration of a loop), not counting \p After's own operands:
+/// in the order they may run, the nearest first (fewest blocks between; in
+/// source order within one block), so that a loop's next pass comes after
+/// the rest of this one.
 std::vector<const Expr *> referencesAfter(const ValueDecl &Decl,
                                           const Stmt &Body, const Stmt &After,
                                           ASTContext &Ctx);
 
-/// The first of referencesAfter(), or null.
+/// The first of referencesAfter(): the nearest after \p After. Null if none.
 const Expr *firstReferenceAfter(const ValueDecl &Decl, const Stmt &Body,
                                 const Stmt &After, ASTContext &Ctx);
 

@@ -26,6 +26,32 @@ torch::Tensor discardedThenUsed(torch::Device device) {
   return image * 2;
 }
 
+// The note names the nearest use after the call in execution order: in a
+// loop body, the one below it, not the one above that runs on the next pass.
+torch::Tensor discardedInALoop(torch::Tensor targets, torch::Device device) {
+  torch::Tensor total;
+  for (int step = 0; step < 3; ++step) {
+    auto before = targets * 2;
+    targets.to(device);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: result of 'to' is discarded: it returns a new tensor and leaves 'targets' unchanged, on its current device [device-discarded-to]
+    // CHECK-MESSAGES: :[[@LINE+2]]:13: note: 'targets' is used here, still where it was before the discarded 'to'
+    // CHECK-FIXES: {{^}}    targets = targets.to(device);{{$}}
+    total = targets + before;
+  }
+  return total;
+}
+
+// Used only above the call: on the next pass, which the note says.
+void discardedAtTheEndOfALoop(torch::Tensor targets, torch::Device device) {
+  for (int step = 0; step < 3; ++step) {
+    auto loss = targets.sum();
+    targets.to(device);
+    // CHECK-MESSAGES: :[[@LINE-1]]:5: warning: result of 'to' is discarded: {{.*}} [device-discarded-to]
+    // CHECK-MESSAGES: :[[@LINE-3]]:17: note: 'targets' is used here on the loop's next pass, still where it was before the discarded 'to'
+    // CHECK-FIXES: {{^}}    targets = targets.to(device);{{$}}
+  }
+}
+
 void discardedForms(torch::Tensor x, const torch::Tensor &frozen,
                     std::vector<torch::Tensor> &batch) {
   x.cpu();

@@ -325,8 +325,8 @@ class ProjectTest(ProjectTestCase):
 
     def test_json_fields(self):
         for item in self.items():
-            for key in ('file', 'line', 'column', 'check', 'severity',
-                        'message', 'notes', 'fixes'):
+            for key in ('file', 'line', 'column', 'end_line', 'end_column',
+                        'check', 'severity', 'message', 'notes', 'fixes'):
                 self.assertIn(key, item)
             self.assertEqual(item['severity'], 'warning')
         by_check = {i['check']: i for i in self.items() if i['file'] == self.main}
@@ -1407,7 +1407,7 @@ class SeverityGateTest(ProjectTestCase):
                          [(self.paths['src/bug.cpp'], line, col, check)], r)
         self.assertIn('warning: optimizer', r.out)
         self.assertIn('[training-missing-zero-grad,bug]', r.out)
-        self.assertIn('torch-tidy: 1 finding: 1 bug', r.err)
+        self.assertIn('torch-tidy: 1 finding (1 bug);', r.err)
         self.assertIn('1 finding treated as error (--fail-on=bug,hazard)', r.err)
 
     def test_a_performance_hint_passes_the_gate_and_is_printed(self):
@@ -1418,7 +1418,7 @@ class SeverityGateTest(ProjectTestCase):
         self.assertEqual(text_findings(r.out, 'all'),
                          [(self.paths['src/hint.cpp'], line, col, check)], r)
         self.assertIn('[device-sync-in-loop,performance]', r.out)
-        self.assertIn('torch-tidy: 1 finding: 1 performance', r.err)
+        self.assertIn('torch-tidy: 1 finding (1 performance);', r.err)
 
     def test_fail_on_performance_fails_on_the_hint(self):
         self.assertEqual(self.hint_failing.code, 1, self.hint_failing)

@@ -18,7 +18,10 @@ Finding everyField() {
   F.IsWarningAsError = true;
   F.Where = span("/src/a b.cpp", 10, 0);
   F.Ranges = {span("/src/a b.cpp", 10, 5)};
-  F.Notes = {{span("/src/h.h", 3, 0), "moved here", {{span("/src/h.h", 3, 1), "&"}}}};
+  F.Notes = {{span("/src/h.h", 3, 0),
+              "moved here",
+              {{span("/src/h.h", 3, 1), "&"}},
+              {span("/src/h.h", 3, 4)}}};
   F.Fixes = {{span("/src/a b.cpp", 10, 0), "x = "}};
   F.BuildDirectory = "/build";
   F.Plan = nlohmann::json{{"steps", {1, 2}}};
@@ -55,6 +58,8 @@ TEST(FindingWire, EveryFieldSurvivesTheRoundTrip) {
   EXPECT_EQ(G.Notes[0].Message, "moved here");
   ASSERT_EQ(G.Notes[0].Edits.size(), 1u);
   EXPECT_EQ(G.Notes[0].Edits[0].Replacement, "&");
+  ASSERT_EQ(G.Notes[0].Ranges.size(), 1u);
+  expectSameSpan(G.Notes[0].Ranges[0], F.Notes[0].Ranges[0]);
   ASSERT_EQ(G.Fixes.size(), 1u);
   expectSameSpan(G.Fixes[0].Where, F.Fixes[0].Where);
   EXPECT_EQ(G.Fixes[0].Replacement, "x = ");

@@ -147,6 +147,8 @@ TEST_F(OutputTest, JsonHasEveryField) {
   EXPECT_EQ(F["file"], File);
   EXPECT_EQ(F["line"], 4);
   EXPECT_EQ(F["column"], 3);
+  EXPECT_EQ(F["end_line"], 4); // the end of its range, 'x.to(d)'
+  EXPECT_EQ(F["end_column"], 10);
   EXPECT_EQ(F["check"], "device-discarded-to");
   EXPECT_EQ(F["severity"], "warning");
   EXPECT_EQ(F["rule_severity"], "bug");
@@ -156,6 +158,8 @@ TEST_F(OutputTest, JsonHasEveryField) {
   EXPECT_EQ(F["notes"][0]["file"], File);
   EXPECT_EQ(F["notes"][0]["line"], 5);
   EXPECT_EQ(F["notes"][0]["column"], 12);
+  EXPECT_EQ(F["notes"][0]["end_line"], 5); // no range: the point itself
+  EXPECT_EQ(F["notes"][0]["end_column"], 12);
   EXPECT_EQ(F["notes"][0]["message"], Findings[0].Notes[0].Message);
   ASSERT_EQ(F["fixes"].size(), 1u);
   const json &Fix = F["fixes"][0];
@@ -172,6 +176,27 @@ TEST_F(OutputTest, JsonHasEveryField) {
   EXPECT_TRUE(Out[1]["notes"].is_array());
   EXPECT_TRUE(Out[1]["notes"].empty());
   EXPECT_TRUE(Out[1]["fixes"].empty());
+}
+
+TEST_F(OutputTest, JsonNoteEndsWhereItsRangeEnds) {
+  Findings[0].Notes[0].Ranges.push_back(
+      spanAt(File, offsetOf(Source, "x * 2"), 5));
+  json Note = json::parse(toJson(Findings))[0]["notes"][0];
+  EXPECT_EQ(Note["end_line"], 5);
+  EXPECT_EQ(Note["end_column"], 17);
+}
+
+TEST_F(OutputTest, JsonLinesAreTheArraysObjects) {
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  writeJsonLines(OS, Findings);
+  llvm::SmallVector<llvm::StringRef> Lines;
+  llvm::StringRef(Out).split(Lines, '\n', -1, /*KeepEmpty=*/false);
+  json Array = json::parse(toJson(Findings));
+  ASSERT_EQ(Lines.size(), Array.size()) << Out;
+  for (size_t I = 0; I < Lines.size(); ++I)
+    EXPECT_EQ(json::parse(Lines[I].str()), Array[I]);
+  EXPECT_TRUE(llvm::StringRef(Out).ends_with("\n"));
 }
 
 TEST_F(OutputTest, JsonSeverityAndVerdict) {
