@@ -18,15 +18,14 @@ namespace clang::tidy::torch_tidy {
 /// every call of a module's forward(); none elsewhere, or under a condition
 /// (every k-th step, the first epoch).
 static std::optional<unsigned> perStep(const CXXMemberCallExpr &Move,
-                                       const flow::FunctionFacts &Facts,
                                        ASTContext &Ctx) {
   if (const Stmt *Loop = utils::enclosingLoop(Move, Ctx))
     return utils::recurrence(Move, *Loop, Ctx) == utils::Recurrence::Every
                ? std::optional<unsigned>(0)
                : std::nullopt;
-  const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Facts.Function);
-  if (Method && api::isForwardMethod(Method) &&
-      utils::enclosingFunction(Move, Ctx) == Method &&
+  const auto *Method =
+      dyn_cast_or_null<CXXMethodDecl>(utils::enclosingFunction(Move, Ctx));
+  if (Method && api::isForwardMethod(Method) && Method->getBody() &&
       utils::recurrence(Move, *Method->getBody(), Ctx) ==
           utils::Recurrence::Every)
     return 1;
@@ -52,7 +51,7 @@ void FactoryThenToCheck::report(const flow::FunctionFacts &Facts,
         Created.Source != Factory || Created.RequiresGradLeaf ||
         Facts.deviceOf(*Move).Device != flow::Place::Accelerator)
       continue;
-    std::optional<unsigned> Where = perStep(*Move, Facts, Ctx);
+    std::optional<unsigned> Where = perStep(*Move, Ctx);
     if (!Where || !Reported.insert(Move).second)
       continue;
     std::vector<FixItHint> Fix = api::createOnDevice(*Factory, *Move, Ctx);

@@ -68,6 +68,19 @@ struct Denoiser : torch::nn::Module {
   torch::nn::Linear fc{nullptr};
 };
 
+// forward() defined out of line, with a fill on the way.
+struct Smoother : torch::nn::Module {
+  Smoother() { fc = register_module("fc", torch::nn::Linear(8, 8)); }
+  torch::Tensor forward(torch::Tensor x);
+  torch::nn::Linear fc{nullptr};
+};
+torch::Tensor Smoother::forward(torch::Tensor x) {
+  auto weights = torch::empty({8}).fill_(0.125).to(x.device());
+  // CHECK-MESSAGES: :[[@LINE-1]]:18: warning: tensor created on the CPU and copied to the device by 'to' on every call of forward(){{.*}} [device-factory-then-to]
+  // CHECK-FIXES: {{^}}  auto weights = torch::empty({8}, torch::device(x.device())).fill_(0.125);{{$}}
+  return fc(x) * weights;
+}
+
 // Negatives.
 
 void setup(torch::Device device, int64_t steps) {
@@ -107,5 +120,8 @@ int main() {
   auto denoiser = std::make_shared<Denoiser>();
   denoiser->to(device);
   std::cout << denoiser->forward(torch::randn({2, 8}, device)) << '\n';
+  auto smoother = std::make_shared<Smoother>();
+  smoother->to(device);
+  std::cout << smoother->forward(torch::randn({2, 8}, device)) << '\n';
   setup(device, 10);
 }
