@@ -35,11 +35,8 @@ static std::optional<unsigned> perStep(const CXXMemberCallExpr &Move,
 void FactoryThenToCheck::report(const flow::FunctionFacts &Facts,
                                 ASTContext &Ctx) {
   for (const Expr *E :
-       nodesIn(Facts, cxxMemberCallExpr(api::conversionCall()).bind("node"), Ctx)) {
+       nodesIn(Facts, api::toOrCudaCall().bind("node"), Ctx)) {
     const auto *Move = cast<CXXMemberCallExpr>(E);
-    api::TensorMove Kind = api::tensorMoveOf(Move->getMethodDecl());
-    if (Kind != api::TensorMove::To && Kind != api::TensorMove::Cuda)
-      continue;
     const CallExpr *Factory =
         api::factoryBeneathFills(*Move->getImplicitObjectArgument());
     if (!Factory || api::buildsFromHostData(*Factory))

@@ -22,8 +22,7 @@ void LoopInvariantToCheck::registerMatchers(MatchFinder *Finder) {
   auto Loop = stmt(anyOf(forStmt(), whileStmt(), doStmt(), cxxForRangeStmt()));
   Finder->addMatcher(
       cxxMemberCallExpr(
-          callee(cxxMethodDecl(hasAnyName("to", "cuda"),
-                               ofClass(api::tensorRecord()))),
+          api::toOrCudaCall(),
           on(ignoringParenImpCasts(
               declRefExpr(to(varDecl(hasLocalStorage()).bind("var"))))),
           hasAncestor(Loop.bind("loop")), unless(isExpansionInSystemHeader()))

@@ -3,7 +3,6 @@
 #include "MidGraphToCheck.h"
 #include "api/FactoryOnDevice.h"
 #include "api/Optimizers.h"
-#include "api/TensorMethods.h"
 #include "plans/LiteralSizes.h"
 #include "plans/PlanBuilder.h"
 #include "plans/PlanRecorder.h"
@@ -59,11 +58,8 @@ static nlohmann::json leafPlan(llvm::StringRef Check,
 void MidGraphToCheck::report(const flow::FunctionFacts &Facts,
                              ASTContext &Ctx) {
   for (const Expr *E :
-       nodesIn(Facts, cxxMemberCallExpr(api::conversionCall()).bind("node"), Ctx)) {
+       nodesIn(Facts, api::toOrCudaCall().bind("node"), Ctx)) {
     const auto *Move = cast<CXXMemberCallExpr>(E);
-    api::TensorMove Kind = api::tensorMoveOf(Move->getMethodDecl());
-    if (Kind != api::TensorMove::To && Kind != api::TensorMove::Cuda)
-      continue;
     flow::TensorValue Leaf = Facts.deviceOf(*Move->getImplicitObjectArgument());
     if (!Leaf.RequiresGradLeaf ||
         Facts.deviceOf(*Move).Device != flow::Place::Accelerator ||
