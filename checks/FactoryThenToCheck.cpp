@@ -2,6 +2,7 @@
 
 #include "FactoryThenToCheck.h"
 #include "api/FactoryOnDevice.h"
+#include "api/StepLoops.h"
 #include "api/TensorMethods.h"
 #include "plans/LiteralSizes.h"
 #include "plans/PerStepCopyPlan.h"
@@ -15,12 +16,14 @@ using namespace clang::ast_matchers;
 namespace clang::tidy::torch_tidy {
 
 /// Where \p Move runs once per step: 0 on every iteration of a loop, 1 on
-/// every call of a module's forward(); none elsewhere, or under a condition
-/// (every k-th step, the first epoch).
+/// every call of a module's forward(); none elsewhere, under a condition
+/// (every k-th step, the first epoch), or in a loop around the step loops
+/// (once per epoch).
 static std::optional<unsigned> perStep(const CXXMemberCallExpr &Move,
                                        ASTContext &Ctx) {
   if (const Stmt *Loop = utils::enclosingLoop(Move, Ctx))
-    return utils::recurrence(Move, *Loop, Ctx) == utils::Recurrence::Every
+    return utils::recurrence(Move, *Loop, Ctx) == utils::Recurrence::Every &&
+                   !api::runsStepLoops(*Loop, Ctx)
                ? std::optional<unsigned>(0)
                : std::nullopt;
   const auto *Method =

@@ -88,6 +88,12 @@ void setup(torch::Device device, int64_t steps) {
   auto weights = torch::ones({10}).to(device);
   auto bias = torch::zeros({10}).cuda();
   for (int64_t step = 0; step < steps; ++step) {
+    // Once per epoch: the loop runs the step loop below.
+    auto hidden = torch::zeros({2, 4}).to(device);
+    for (int64_t batch = 0; batch < 8; ++batch) {
+      hidden = hidden.detach() + weights.sum();
+      hidden.sum().backward();
+    }
     // Every 100th step only.
     if (step % 100 == 0) {
       auto probe = torch::randn({4}).to(device);
