@@ -105,6 +105,8 @@ static bool isPostfix(const Expr &E) {
 static std::optional<FixItHint> deviceInOptions(const Expr &Options,
                                                 const std::string &Device,
                                                 const ASTContext &Ctx) {
+  if (Options.getBeginLoc().isMacroID() || Options.getEndLoc().isMacroID())
+    return std::nullopt;
   const SourceManager &SM = Ctx.getSourceManager();
   const Expr *Written = utils::ignoreTemporaries(&Options);
   // A dtype, layout or memory format converted to TensorOptions.

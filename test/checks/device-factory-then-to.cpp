@@ -40,6 +40,12 @@ void train(torch::nn::Linear model, torch::optim::SGD &optimizer,
     // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: tensor created on the CPU{{.*}} [device-factory-then-to]
     // CHECK-FIXES: {{^}}    auto grid = torch::linspace(0, 1, 5).to(device);{{$}}
 
+    // Options spelled by a macro: no edit.
+#define HALF_OPTIONS torch::dtype(torch::kHalf)
+    auto spelled = torch::ones({batch}, HALF_OPTIONS).to(device);
+    // CHECK-MESSAGES: :[[@LINE-1]]:20: warning: tensor created on the CPU{{.*}} [device-factory-then-to]
+    // CHECK-FIXES: {{^}}    auto spelled = torch::ones({batch}, HALF_OPTIONS).to(device);{{$}}
+
     // `.to(device, dtype)` converts too: no edit.
     auto eye = torch::eye(4).to(device, torch::kHalf);
     // CHECK-MESSAGES: :[[@LINE-1]]:16: warning: tensor created on the CPU{{.*}} [device-factory-then-to]
@@ -48,7 +54,7 @@ void train(torch::nn::Linear model, torch::optim::SGD &optimizer,
     optimizer.zero_grad();
     auto loss = (model(x + half.to(torch::kFloat) + filled.unsqueeze(1) + id.sum() + eye.sum()) -
                  smooth.unsqueeze(1) + target.unsqueeze(1) + order.unsqueeze(1) + real.unsqueeze(1) +
-                 noise.sum() + grid.sum())
+                 noise.sum() + grid.sum() + spelled.sum())
                     .pow(2)
                     .mean();
     loss.backward();
