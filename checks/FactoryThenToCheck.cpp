@@ -11,8 +11,6 @@
 #include "utils/LoopIterations.h"
 #include "clang/AST/ExprCXX.h"
 
-using namespace clang::ast_matchers;
-
 namespace clang::tidy::torch_tidy {
 
 /// Where \p Move runs once per step: 0 on every iteration of a loop, 1 on
