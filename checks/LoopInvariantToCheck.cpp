@@ -6,7 +6,7 @@
 #include "api/TorchApi.h"
 #include "flow/TranslationUnitAnalysis.h"
 #include "plans/LiteralSizes.h"
-#include "plans/PlanBuilder.h"
+#include "plans/PerStepCopyPlan.h"
 #include "plans/PlanRecorder.h"
 #include "plans/ReplayedOperation.h"
 #include "utils/AstHelpers.h"
@@ -22,8 +22,7 @@ void LoopInvariantToCheck::registerMatchers(MatchFinder *Finder) {
   auto Loop = stmt(anyOf(forStmt(), whileStmt(), doStmt(), cxxForRangeStmt()));
   Finder->addMatcher(
       cxxMemberCallExpr(
-          callee(cxxMethodDecl(hasAnyName("to", "cuda"),
-                               ofClass(api::tensorRecord()))),
+          api::toOrCudaCall(),
           on(ignoringParenImpCasts(
               declRefExpr(to(varDecl(hasLocalStorage()).bind("var"))))),
           hasAncestor(Loop.bind("loop")), unless(isExpansionInSystemHeader()))
@@ -58,20 +57,6 @@ static bool changesIn(const VarDecl &Var, const Stmt &Loop, ASTContext &Ctx) {
               .empty();
 }
 
-/// The same copy, a hundred times: its cost per step.
-static nlohmann::json perStepPlan(llvm::StringRef Check,
-                                  const plans::ReplayedMove &Move,
-                                  const VarDecl &Var) {
-  plans::PlanBuilder Plan;
-  const Expr *Init = Var.getInit() ? Var.getInit()->IgnoreImplicit() : nullptr;
-  std::string Tensor = Plan.factory(
-      {Move.origin(),
-       plans::literalSizes(Init).value_or(std::vector<int64_t>{1024})});
-  Plan.move(Tensor, Move.Fn, Move.Target, /*Keep=*/true, /*Repeat=*/100);
-  Plan.expect({{"kind", "timing"}, {"step", Plan.lastStep()}, {"min_micros", 1}});
-  return Plan.finish(Check, "the cost of one per-step copy");
-}
-
 void LoopInvariantToCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Move = Result.Nodes.getNodeAs<CXXMemberCallExpr>("move");
   const auto *Var = Result.Nodes.getNodeAs<VarDecl>("var");
@@ -103,9 +88,11 @@ void LoopInvariantToCheck::check(const MatchFinder::MatchResult &Result) {
        "problem); move it once before the loop")
       << Var->getName() << Move->getMethodDecl()->getName()
       << Move->getSourceRange();
+  const Expr *Init = Var->getInit() ? Var->getInit()->IgnoreImplicit() : nullptr;
   if (auto Replayed = plans::replayedMove(*Move))
-    plans::recordPlan(getID(), Move->getBeginLoc(), Ctx.getSourceManager(),
-                      perStepPlan(getID(), *Replayed, *Var));
+    plans::recordPlan(
+        getID(), Move->getBeginLoc(), Ctx.getSourceManager(),
+        plans::perStepCopyPlan(getID(), *Replayed, plans::literalSizes(Init)));
   else
     plans::recordNotReplayable(getID(), Move->getBeginLoc(),
                                Ctx.getSourceManager());

@@ -1,8 +1,8 @@
 //===--- MidGraphToCheck.cpp - device-mid-graph-to ------------------------===//
 
 #include "MidGraphToCheck.h"
+#include "api/FactoryOnDevice.h"
 #include "api/Optimizers.h"
-#include "api/TensorMethods.h"
 #include "plans/LiteralSizes.h"
 #include "plans/PlanBuilder.h"
 #include "plans/PlanRecorder.h"
@@ -11,7 +11,6 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
-#include "clang/Lex/Lexer.h"
 
 using namespace clang::ast_matchers;
 
@@ -35,47 +34,6 @@ static const VarDecl *storedIn(const Expr &Move, ASTContext &Ctx) {
   }
 }
 
-/// Creating the tensor on the device is the fix: `torch::randn({3},
-/// torch::requires_grad().device(d))` for `torch::randn({3},
-/// torch::requires_grad()).to(d)`.
-static std::vector<FixItHint> createOnDevice(const CXXMemberCallExpr &Move,
-                                             const ASTContext &Ctx) {
-  const auto *Factory = dyn_cast<CallExpr>(
-      Move.getImplicitObjectArgument()->IgnoreImplicit());
-  if (!Factory || Move.getBeginLoc().isMacroID() ||
-      Move.getEndLoc().isMacroID())
-    return {};
-  const Expr *Options = nullptr;
-  for (const Expr *Arg : Factory->arguments())
-    if (!isa<CXXDefaultArgExpr>(Arg) && api::isTensorOptionsType(Arg->getType()))
-      Options = Arg;
-  if (!Options || !isa<CallExpr>(Options->IgnoreImplicit()))
-    return {};
-  std::string Device = "torch::kCUDA";
-  if (Move.getMethodDecl()->getName() == "to") {
-    if (Move.getNumArgs() != 1 && !(Move.getNumArgs() > 1 &&
-                                    isa<CXXDefaultArgExpr>(Move.getArg(1))))
-      return {};
-    // `w.to(device)` converts the device to TensorOptions.
-    const Expr *Target = Move.getArg(0)->IgnoreImplicit();
-    if (const auto *Conversion = dyn_cast<CXXConstructExpr>(Target);
-        Conversion && Conversion->getNumArgs() == 1)
-      Target = Conversion->getArg(0)->IgnoreImplicit();
-    auto Text = utils::sourceText(*Target, Ctx);
-    if (!Text || !api::namesADevice(Target->getType()))
-      return {};
-    Device = *Text;
-  }
-  const SourceManager &SM = Ctx.getSourceManager();
-  SourceLocation AfterFactory = Lexer::getLocForEndOfToken(
-      Factory->getEndLoc(), 0, SM, Ctx.getLangOpts());
-  SourceLocation AfterOptions = Lexer::getLocForEndOfToken(
-      Options->getEndLoc(), 0, SM, Ctx.getLangOpts());
-  return {FixItHint::CreateInsertion(AfterOptions, ".device(" + Device + ")"),
-          FixItHint::CreateRemoval(CharSourceRange::getTokenRange(
-              AfterFactory, Move.getEndLoc()))};
-}
-
 /// The leaf, its moved copy, and an optimizer that refuses the copy.
 static nlohmann::json leafPlan(llvm::StringRef Check,
                                const plans::ReplayedMove &Move,
@@ -95,11 +53,8 @@ static nlohmann::json leafPlan(llvm::StringRef Check,
 void MidGraphToCheck::report(const flow::FunctionFacts &Facts,
                              ASTContext &Ctx) {
   for (const Expr *E :
-       nodesIn(Facts, cxxMemberCallExpr(api::conversionCall()).bind("node"), Ctx)) {
+       nodesIn(Facts, api::toOrCudaCall().bind("node"), Ctx)) {
     const auto *Move = cast<CXXMemberCallExpr>(E);
-    api::TensorMove Kind = api::tensorMoveOf(Move->getMethodDecl());
-    if (Kind != api::TensorMove::To && Kind != api::TensorMove::Cuda)
-      continue;
     flow::TensorValue Leaf = Facts.deviceOf(*Move->getImplicitObjectArgument());
     if (!Leaf.RequiresGradLeaf ||
         Facts.deviceOf(*Move).Device != flow::Place::Accelerator ||
@@ -114,8 +69,11 @@ void MidGraphToCheck::report(const flow::FunctionFacts &Facts,
                        "Tensor\"; on the CPU '%0' returns the leaf itself, so "
                        "only a GPU run shows it")
                   << Name << Move->getSourceRange();
-      for (const FixItHint &Fix : createOnDevice(*Move, Ctx))
-        Diag << Fix;
+      // Creating the leaf on the device is the fix.
+      if (const CallExpr *Factory =
+              api::factoryBeneathFills(*Move->getImplicitObjectArgument()))
+        for (const FixItHint &Fix : api::createOnDevice(*Factory, *Move, Ctx))
+          Diag << Fix;
     }
     if (auto Replayed = plans::replayedMove(*Move))
       plans::recordPlan(getID(), Move->getBeginLoc(),

@@ -706,7 +706,7 @@ int runDriver(int Argc, const char **Argv) {
       llvm::errs() << "Found compiler errors, but -fix-errors was not "
                       "specified.\nFixes have NOT been applied.\n";
     } else {
-      FixSummary Summary = applyFixes(Findings);
+      FixSummary Summary = applyFixes(Findings, FixNotes);
       for (const std::string &Error : Summary.Errors)
         llvm::errs() << "torch-tidy: error: " << Error << "\n";
       if (!Quiet)

@@ -69,14 +69,31 @@ static bool addAll(const std::vector<Edit> &Fixes,
   return true;
 }
 
-FixSummary applyFixes(const std::vector<Finding> &Findings) {
+/// The fixes applied for \p F: its own, or with \p FixNotes those of its
+/// one note that has any (several such notes are alternatives: none).
+static const std::vector<Edit> &fixesOf(const Finding &F, bool FixNotes) {
+  static const std::vector<Edit> None;
+  if (!F.Fixes.empty() || !FixNotes)
+    return F.Fixes;
+  const std::vector<Edit> *Found = &None;
+  for (const Note &N : F.Notes)
+    if (!N.Edits.empty()) {
+      if (!Found->empty())
+        return None;
+      Found = &N.Edits;
+    }
+  return *Found;
+}
+
+FixSummary applyFixes(const std::vector<Finding> &Findings, bool FixNotes) {
   FixSummary Summary;
   std::map<std::string, Replacements> ByFile;
   for (const Finding &F : Findings) {
-    if (F.Fixes.empty())
+    const std::vector<Edit> &Fixes = fixesOf(F, FixNotes);
+    if (Fixes.empty())
       continue;
     ++Summary.Suggested;
-    if (addAll(F.Fixes, ByFile))
+    if (addAll(Fixes, ByFile))
       ++Summary.Applied;
   }
   for (const auto &[File, Fixes] : ByFile) {

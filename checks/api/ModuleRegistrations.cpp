@@ -24,6 +24,17 @@ static const FieldDecl *memberOfThis(const Expr *E) {
   return dyn_cast<FieldDecl>(Member->getMemberDecl());
 }
 
+/// The member initialisers of \p Method's definition when it is a
+/// constructor: an out-of-line `Net::Net() : fc(register_module(...)) {}`
+/// keeps them there, not on the declaration in the class.
+static llvm::ArrayRef<CXXCtorInitializer *>
+memberInitializers(const CXXMethodDecl &Method) {
+  const auto *Ctor = dyn_cast_or_null<CXXConstructorDecl>(Method.getDefinition());
+  if (!Ctor)
+    return {};
+  return llvm::ArrayRef(Ctor->init_begin(), Ctor->init_end());
+}
+
 /// The user's module classes built or held in \p E: `Block(d, h)`,
 /// `std::make_shared<Head>()`, `Sequential(A(), B())`.
 static void userModulesIn(const Stmt *E,
@@ -51,10 +62,9 @@ static void collectSubmodules(const CXXRecordDecl &Module, Registrations &Out,
       on(expr(anyOf(memberExpr(member(fieldDecl().bind("field"))),
                     hasDescendant(memberExpr(member(fieldDecl().bind("field"))))))));
   for (const CXXMethodDecl *Method : Module.methods()) {
-    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Method))
-      for (const CXXCtorInitializer *Init : Ctor->inits())
-        if (Init->getMember() && Out.Fields.count(Init->getMember()))
-          userModulesIn(Init->getInit(), Out.Submodules);
+    for (const CXXCtorInitializer *Init : memberInitializers(*Method))
+      if (Init->getMember() && Out.Fields.count(Init->getMember()))
+        userModulesIn(Init->getInit(), Out.Submodules);
     const Stmt *Body = Method->getBody();
     if (!Body)
       continue;
@@ -84,12 +94,12 @@ Registrations collectRegistrations(const CXXRecordDecl &Module,
   auto RegisterCall = cxxMemberCallExpr(callee(cxxMethodDecl(hasAnyName(
       "register_buffer", "register_parameter", "register_module"))));
   for (const CXXMethodDecl *Method : Module.methods()) {
-    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Method))
-      for (const CXXCtorInitializer *Init : Ctor->inits())
-        if (Init->getMember() &&
-            !match(expr(hasDescendant(RegisterCall)), *Init->getInit(), Ctx)
-                 .empty())
-          Out.Fields.insert(Init->getMember());
+    for (const CXXCtorInitializer *Init : memberInitializers(*Method))
+      if (Init->getMember() &&
+          !match(expr(anyOf(RegisterCall, hasDescendant(RegisterCall))),
+                 *Init->getInit(), Ctx)
+               .empty())
+        Out.Fields.insert(Init->getMember());
     const Stmt *Body = Method->getBody();
     if (!Body)
       continue;

@@ -52,6 +52,13 @@ inline auto conversionCall() {
   return cxxMemberCallExpr(callee(conversionMethod()));
 }
 
+/// `x.to(...)` or `x.cuda()` on a tensor: what may copy it to a device.
+inline auto toOrCudaCall() {
+  using namespace ast_matchers;
+  return cxxMemberCallExpr(
+      callee(cxxMethodDecl(hasAnyName("to", "cuda"), ofClass(tensorRecord()))));
+}
+
 /// Tensor methods that expose its memory to the host as a raw pointer or an
 /// accessor: data_ptr, data, mutable_data_ptr, const_data_ptr, accessor.
 bool isRawAccess(const CXXMethodDecl *Method);

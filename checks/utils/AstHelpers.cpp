@@ -322,7 +322,9 @@ bool containsErrors(const CXXRecordDecl &Record) {
   for (const CXXMethodDecl *Method : Record.methods()) {
     if (Method->isInvalidDecl())
       return true;
-    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Method))
+    // An out-of-line constructor keeps its initialisers on its definition.
+    if (const auto *Ctor =
+            dyn_cast_or_null<CXXConstructorDecl>(Method->getDefinition()))
       for (const CXXCtorInitializer *Init : Ctor->inits())
         if (Init->getInit() && containsErrors(*Init->getInit()))
           return true;

@@ -15,6 +15,10 @@ finding must carry the severity checks/Checks.def declares, and the lines are
 then matched and compared with the plugin's (which cannot write it) as
 `[device-x]`.
 
+A fixture that says `// FIXTURE-FIX-NOTES` is fixed with --fix-notes too: the
+fix-its that a rule puts on notes (edits that change more than the warning
+says) are applied, checked and compiled.
+
 A fixture that says `// FIXTURE-HEADERS: DIR` is parsed against the stand-in
 headers in test/checks/DIR (its <torch/torch.h>) instead of LibTorch's, and
 without the precompiled header: the construct alone, in milliseconds.
@@ -32,6 +36,8 @@ from check_registry import registry
 CHECK_COMMENT = re.compile(r'// *CHECK-[A-Z0-9\-]*:[^\r\n]*')
 # `// FIXTURE-CONFIG: {CheckOptions: ...}`: the fixture's own --config.
 FIXTURE_CONFIG = re.compile(r'^// *FIXTURE-CONFIG: *(.*)$', re.MULTILINE)
+# `// FIXTURE-FIX-NOTES`: --fix-notes with --fix.
+FIXTURE_FIX_NOTES = re.compile(r'^// *FIXTURE-FIX-NOTES *$', re.MULTILINE)
 # `// FIXTURE-HEADERS: standin`: stand-in headers instead of LibTorch's.
 FIXTURE_HEADERS = re.compile(r'^// *FIXTURE-HEADERS: *(\S+) *$', re.MULTILINE)
 
@@ -115,6 +121,8 @@ def main():
             tidy.append('--config=' + args.config)
         if has_fixes:
             tidy.append('--fix')
+            if FIXTURE_FIX_NOTES.search(original):
+                tidy.append('--fix-notes')
         result = run(tidy + ['--'] + flags)
         print(result.stdout)
         if result.returncode != 0:

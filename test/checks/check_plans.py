@@ -258,6 +258,8 @@ def check_finding(check, finding, plan, source):
         check_move(finding, plan, quoted_after(finding['message'], '^'))
     elif check == 'device-loop-invariant-to':
         check_move(finding, plan, quoted_after(finding['message'], r'yet '))
+    elif check == 'device-factory-then-to':
+        check_move(finding, plan, quoted_after(finding['message'], r'by '))
     elif check == 'device-host-access':
         check_host_access(finding, plan)
     elif check == 'device-unregistered-member':

@@ -23,7 +23,12 @@ void leaves(torch::Device device) {
   auto e = torch::rand({2}, torch::requires_grad()).to(torch::Device("cuda:0"));
   // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 'to' on a leaf that requires grad {{.*}} [device-mid-graph-to]
   // CHECK-FIXES: {{^}}  auto e = torch::rand({2}, torch::requires_grad().device(torch::Device("cuda:0")));{{$}}
-  torch::optim::Adam adam({b, moved, c, d, e});
+  // Options held in a variable take the device too.
+  auto trainable = torch::TensorOptions().requires_grad(true);
+  auto f = torch::zeros({3}, trainable).to(device);
+  // CHECK-MESSAGES: :[[@LINE-1]]:12: warning: 'to' on a leaf that requires grad {{.*}} [device-mid-graph-to]
+  // CHECK-FIXES: {{^}}  auto f = torch::zeros({3}, trainable.device(device));{{$}}
+  torch::optim::Adam adam({b, moved, c, d, e, f});
 }
 
 void ternaryLeaf() {

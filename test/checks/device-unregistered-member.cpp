@@ -99,6 +99,18 @@ struct Running : torch::nn::Module {
   // CHECK-MESSAGES: :[[@LINE-2]]:23: warning: tensor member 'scale' of module 'Running' is never registered{{.*}} [device-unregistered-member]
 };
 
+// A constructor defined out of line, whose initialisers build the members
+// without registering them.
+struct OutOfLine : torch::nn::Module {
+  OutOfLine();
+  torch::Tensor forward(torch::Tensor x) { return fc(x) * gain; }
+  torch::nn::Linear fc;
+  // CHECK-MESSAGES: :[[@LINE-1]]:21: warning: submodule 'fc' of module 'OutOfLine' is never registered{{.*}} [device-unregistered-member]
+  torch::Tensor gain;
+  // CHECK-MESSAGES: :[[@LINE-1]]:17: warning: tensor member 'gain' of module 'OutOfLine' is never registered{{.*}} [device-unregistered-member]
+};
+OutOfLine::OutOfLine() : fc(torch::nn::Linear(3, 3)), gain(torch::ones({3})) {}
+
 // Negatives.
 
 // LibTorch's parameter-free modules (pooling, activations, padding, Flatten)
@@ -224,3 +236,77 @@ template <typename T> Head<T>::Head() {
   proj = this->register_module("proj", torch::nn::Linear(4, 4));
 }
 torch::Tensor useHead() { return Head<float>().forward(torch::ones({4})); }
+
+// Registered in the initialisers of a constructor defined out of line (as in
+// a net.h / net.cpp pair): the definition holds them, not the declaration.
+struct InitRegistered : torch::nn::Module {
+  explicit InitRegistered(int64_t n);
+  torch::Tensor forward(torch::Tensor x) {
+    return fc(x * weight + bias) + sub->forward(x);
+  }
+  torch::Tensor weight, bias;
+  torch::nn::Linear fc;
+  std::shared_ptr<SubImpl> sub;
+};
+InitRegistered::InitRegistered(int64_t n)
+    : weight(register_buffer("weight", torch::ones(n))),
+      bias(register_parameter("bias", torch::zeros(n))),
+      fc(register_module("fc", torch::nn::Linear(4, 2))),
+      sub(register_module("sub", std::make_shared<SubImpl>())) {}
+
+// A module struct in an anonymous namespace, with torch::nn aliased, its
+// holders assigned from register_module in the constructor, and held
+// through TORCH_MODULE by the next one.
+namespace {
+namespace nn = torch::nn;
+struct BlockImpl : nn::Module {
+  nn::Conv2d conv{nullptr};
+  nn::BatchNorm2d norm{nullptr};
+  BlockImpl(int in, int out) {
+    conv = register_module("conv", nn::Conv2d(nn::Conv2dOptions(in, out, 3).bias(false)));
+    norm = register_module("norm", nn::BatchNorm2d(out));
+  }
+  torch::Tensor forward(torch::Tensor x) { return norm->forward(conv->forward(x)); }
+};
+TORCH_MODULE(Block);
+struct StackImpl : nn::Module {
+  StackImpl(int c);
+  torch::Tensor forward(torch::Tensor x) { return second(first(x)) + head(x); }
+  Block first{nullptr}, second{nullptr};
+  nn::Linear head;
+};
+StackImpl::StackImpl(int c) : head(register_module("head", nn::Linear(c, c))) {
+  first = register_module("first", Block(c, c));
+  second = register_module("second", Block(c, c));
+}
+TORCH_MODULE(Stack);
+} // namespace
+
+// A module in a nested namespace, and a class template (instantiated)
+// registering in its initialisers.
+namespace models::layers {
+struct Scaled : torch::nn::Module {
+  Scaled() : fc(register_module("fc", torch::nn::Linear(4, 4))) {
+    scale = register_buffer("scale", torch::ones({4}));
+  }
+  torch::Tensor forward(torch::Tensor x) { return fc(x) * scale; }
+  torch::nn::Linear fc;
+  torch::Tensor scale;
+};
+} // namespace models::layers
+template <int64_t N> struct Sized : torch::nn::Module {
+  Sized()
+      : fc(this->register_module("fc", torch::nn::Linear(N, N))),
+        shift(this->register_buffer("shift", torch::zeros(N))) {}
+  torch::Tensor forward(torch::Tensor x) { return fc(x) + shift; }
+  torch::nn::Linear fc;
+  torch::Tensor shift;
+};
+torch::Tensor useTheRest() {
+  Stack stack(3);
+  models::layers::Scaled scaled;
+  Sized<4> sized;
+  auto x = torch::ones({4, 4});
+  return stack(torch::ones({1, 3, 8, 8})).sum() + scaled.forward(x) +
+         sized.forward(x) + InitRegistered(4).forward(x);
+}

@@ -116,6 +116,29 @@ TEST(FixApplier, AMissingFileIsReportedNotFatal) {
   EXPECT_EQ(readFile(Here), "x = x.to(d);\n");
 }
 
+TEST(FixApplier, FixNotesAppliesTheOneNoteWithFixes) {
+  TempDir Dir;
+  std::string File = Dir.write("a.cpp", Source);
+  std::string Text = Source;
+  auto WithNotes = [&](std::vector<std::vector<Edit>> NoteEdits) {
+    Finding F = withFixes({});
+    for (auto &Edits : NoteEdits)
+      F.Notes.push_back({spanAt(File, 0), "n", std::move(Edits)});
+    return F;
+  };
+  Finding One = WithNotes({{}, {insert(File, offsetOf(Text, "a.to"), "a = ")}});
+  // Two notes with fixes are alternatives: neither is applied.
+  Finding Two = WithNotes({{insert(File, offsetOf(Text, "b.cuda"), "b = ")},
+                           {insert(File, offsetOf(Text, "b.cuda"), "c = ")}});
+  EXPECT_EQ(applyFixes({One, Two}).Suggested, 0u);
+  EXPECT_EQ(readFile(File), Source);
+  FixSummary Summary = applyFixes({One, Two}, /*FixNotes=*/true);
+  EXPECT_EQ(Summary.Suggested, 1u);
+  EXPECT_EQ(Summary.Applied, 1u);
+  EXPECT_EQ(readFile(File),
+            "void f(T a, T b) {\n  a = a.to(d);\n  b.cuda();\n}\n");
+}
+
 TEST(WriteFileAtomically, ReplacesContentsAndKeepsPermissions) {
   TempDir Dir;
   std::string File = Dir.write("out.txt", "old");
