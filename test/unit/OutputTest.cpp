@@ -180,7 +180,7 @@ TEST_F(OutputTest, JsonHasEveryField) {
 
 TEST_F(OutputTest, JsonNoteEndsWhereItsRangeEnds) {
   Findings[0].Notes[0].Ranges.push_back(
-      spanAt(File, offsetOf(Source, "x * 2"), 5));
+      spanAt(File, offsetOf(OutputSource, "x * 2"), 5));
   json Note = json::parse(toJson(Findings))[0]["notes"][0];
   EXPECT_EQ(Note["end_line"], 5);
   EXPECT_EQ(Note["end_column"], 17);
