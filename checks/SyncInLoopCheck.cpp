@@ -79,10 +79,28 @@ void SyncInLoopCheck::onEndOfTranslationUnit() {
   Analysed = nullptr;
 }
 
+/// Whether an iteration of \p Loop runs a training step itself, outside its
+/// inner loops (a backward, an optimizer step): a loop of steps, whatever its
+/// inner loops do (an RL rollout before each update).
+static bool trainsItself(const Stmt &Loop, ASTContext &Ctx) {
+  return !utils::forEachExecuted(Loop, Ctx, [&](const Stmt &S,
+                                                utils::CallChain Chain) {
+    const auto *Call = dyn_cast<CallExpr>(&S);
+    const auto *Member = dyn_cast_or_null<CXXMemberCallExpr>(Call);
+    if (!Call || !(api::isBackward(*Call) ||
+                   (Member && api::isOptimizerStep(*Member))))
+      return true;
+    const Stmt &InLoop = Chain.empty() ? S : *Chain.front();
+    return utils::enclosingLoop(InLoop, Ctx) != &Loop;
+  });
+}
+
 /// Whether running \p Root executes a loop whose iterations run a model step:
 /// \p Root then runs whole training or evaluation loops, e.g. once per epoch.
 /// A module's own loops (over its layers, in forward) are part of one step.
 static bool runsStepLoops(const Stmt &Root, ASTContext &Ctx) {
+  if (trainsItself(Root, Ctx))
+    return false;
   return !utils::forEachExecuted(Root, Ctx, [&](const Stmt &S, utils::CallChain) {
     if (!isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S) || &S == &Root)
       return true;
@@ -97,60 +115,18 @@ static bool runsStepLoops(const Stmt &Root, ASTContext &Ctx) {
   });
 }
 
-/// Whether \p Sync, in an iteration of \p Loop, waits for device work: the
-/// nearest call before it that queues work or synchronises is work (or, when
-/// it comes first, the iteration ends with work). A second read right after
-/// another finds the queue drained already.
-static bool drainsWork(const Stmt &Loop, const Expr &Sync, ASTContext &Ctx) {
-  // Where a call runs in the iteration: the end of the call in the loop that
-  // leads to it, then its own end (a call ends after its operands); of two
-  // that end together (`std::cout << loss * 2`), the operand starts later.
-  struct Event {
-    SourceLocation Outer, Own, Start;
-    bool Work;
+/// Whether an iteration of \p Loop queues device work, in the loop or in
+/// what it calls. A loop that queues none has drained the queue at its first
+/// read: the others wait for nothing.
+static bool queuesWork(const Stmt &Loop, ASTContext &Ctx) {
+  auto NoWork = [](const Stmt &S, utils::CallChain) {
+    const auto *Call = dyn_cast<CallExpr>(&S);
+    return !Call || !api::queuesDeviceWork(*Call);
   };
-  const SourceManager &SM = Ctx.getSourceManager();
-  auto Before = [&](const Event &A, const Event &B) {
-    if (A.Outer != B.Outer)
-      return SM.isBeforeInTranslationUnit(A.Outer, B.Outer);
-    if (A.Own != B.Own)
-      return SM.isBeforeInTranslationUnit(A.Own, B.Own);
-    return SM.isBeforeInTranslationUnit(B.Start, A.Start);
-  };
-  std::vector<Event> Events;
-  std::optional<Event> At;
-  for (const Stmt *Part : Loop.children()) {
-    if (!Part || !utils::isRepeatedPart(Loop, *Part))
-      continue;
-    utils::forEachExecuted(*Part, Ctx, [&](const Stmt &S, utils::CallChain Chain) {
-      const auto *Call = dyn_cast<CallExpr>(&S);
-      if (!Call)
-        return true;
-      Event Here{Chain.empty() ? Call->getEndLoc() : Chain.front()->getEndLoc(),
-                 Call->getEndLoc(), Call->getBeginLoc(), false};
-      if (Call == &Sync) {
-        if (!At)
-          At = Here;
-      } else if (api::hostSync(*Call)) {
-        Events.push_back(Here);
-      } else if (api::queuesDeviceWork(*Call)) {
-        Here.Work = true;
-        Events.push_back(Here);
-      }
-      return true;
-    });
-  }
-  if (!At)
-    return false;
-  const Event *Nearest = nullptr;
-  for (const Event &E : Events)
-    if (Before(E, *At) && (!Nearest || Before(*Nearest, E)))
-      Nearest = &E;
-  if (!Nearest) // first in the iteration: after the previous one's last call
-    for (const Event &E : Events)
-      if (!Nearest || Before(*Nearest, E))
-        Nearest = &E;
-  return Nearest && Nearest->Work;
+  return llvm::any_of(Loop.children(), [&](const Stmt *Part) {
+    return Part && utils::isRepeatedPart(Loop, *Part) &&
+           !utils::forEachExecuted(*Part, Ctx, NoWork);
+  });
 }
 
 /// Whether the dataflow knows \p Tensor is on the CPU each time it is read.
@@ -193,7 +169,7 @@ void SyncInLoopCheck::check(const MatchFinder::MatchResult &Result) {
   for (const utils::LoopContext &Loop :
        utils::loopsRunning(*Sync, *Calls, Ctx)) {
     if (Loop.Runs != utils::Recurrence::Every || runsStepLoops(*Loop.Loop, Ctx) ||
-        !drainsWork(*Loop.Loop, *Sync, Ctx))
+        !queuesWork(*Loop.Loop, Ctx))
       continue;
     bool Necessary = readsNeededValue(*Sync, Loop, Ctx);
     if (Necessary && !ReportNecessary)

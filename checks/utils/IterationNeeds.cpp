@@ -133,17 +133,19 @@ static const Stmt *conditionOf(const Stmt &S) {
 }
 
 /// Whether \p Ref only receives a value there: the target of an assignment
-/// (`x = v`, `total += v`, `++n`), a container filled (`v.push_back(x)`,
-/// `v.clear()`, `m[k] = v`).
+/// (`x = v`, `total += v`, `++n`, `s.total += v`), a container filled
+/// (`v.push_back(x)`, `v.clear()`, `m[k] = v`, `v[i].items.push_back(x)`).
 static bool isWrite(const Expr &Ref, ASTContext &Ctx) {
   const Stmt *Target = &Ref;
   const Stmt *Parent = parentOf(Ref, Ctx);
-  while (isa_and_nonnull<ImplicitCastExpr, ParenExpr>(Parent)) {
-    Target = Parent;
-    Parent = parentOf(*Parent, Ctx);
-  }
-  if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(Parent);
-      Op && Op->getOperator() == OO_Subscript && Op->getArg(0) == Target) {
+  // Down to the element or field written: `v[i]`, `s.total`.
+  while (Parent) {
+    const auto *Op = dyn_cast<CXXOperatorCallExpr>(Parent);
+    const auto *Field = dyn_cast<MemberExpr>(Parent);
+    if (!isa<ImplicitCastExpr, ParenExpr>(Parent) &&
+        !(Op && Op->getOperator() == OO_Subscript && Op->getArg(0) == Target) &&
+        !(Field && isa<FieldDecl>(Field->getMemberDecl())))
+      break;
     Target = Parent;
     Parent = parentOf(*Parent, Ctx);
   }
@@ -303,7 +305,11 @@ std::optional<bool> IterationNeeds::passed(const CallExpr &Call,
     if (Member->getImplicitObjectArgument() == &Operand)
       return isDiscardedResult(Call, Ctx) ? std::optional<bool>(false)
                                           : std::nullopt;
-    if (Operand.getType()->isIntegralOrEnumerationType())
+    // An integer taken by value is a size or a position (`resize(n)`,
+    // `at(i)`); an element is taken by reference (`push_back(const T &)`).
+    const ParmVarDecl *Param = parameterFor(Call, Operand, *Fn);
+    if (!Param || (!Param->getType()->isReferenceType() &&
+                   Param->getType()->isIntegralOrEnumerationType()))
       return true;
     return stored(*Member->getImplicitObjectArgument(), Chain, Depth - 1);
   }
@@ -327,13 +333,25 @@ bool IterationNeeds::stored(const Expr &Target, const Calls &Chain,
   while (true) {
     if (const auto *Ref = dyn_cast<DeclRefExpr>(Current)) {
       const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
-      // Through a reference, the value lands where the analysis cannot see.
-      return !Var || Var->getType()->isReferenceType() ||
+      // Through a reference, the value lands where the analysis cannot see;
+      // but the caller of the loop's function reads its reference parameter
+      // (`int64_t &correct`) only once the loop is over.
+      bool OutParameter = isa_and_nonnull<ParmVarDecl>(Var) &&
+                          Var->getDeclContext() == LoopFunction;
+      return !Var ||
+             (Var->getType()->isReferenceType() && !OutParameter) ||
              readInIteration(*Var, Chain, Depth);
     }
     if (const auto *Member = dyn_cast<MemberExpr>(Current)) {
+      // A field, and the object that holds it when that is not `this`: a
+      // copy of the whole object carries the value too.
       const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl());
-      return !Field || readInIteration(*Field, Chain, Depth);
+      if (!Field || readInIteration(*Field, Chain, Depth))
+        return true;
+      if (isa<CXXThisExpr>(Member->getBase()->IgnoreParenImpCasts()))
+        return false;
+      Current = ignoreTemporaries(Member->getBase());
+      continue;
     }
     if (const auto *Subscript = dyn_cast<ArraySubscriptExpr>(Current))
       Current = ignoreTemporaries(Subscript->getBase());

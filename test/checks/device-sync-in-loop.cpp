@@ -25,8 +25,9 @@ void train(std::shared_ptr<Net> net, torch::optim::Optimizer &opt, bool verbose)
     loss.backward();
     opt.step();
     auto scores = out.softmax(1).cpu();
-    // CHECK-MESSAGES: :[[@LINE-1]]:34: warning: 'cpu' waits for the device on every iteration of this loop; 6 more synchronisations in this loop [device-sync-in-loop]
-    auto labels = y.to(torch::kCPU); // the queue is drained already
+    // CHECK-MESSAGES: :[[@LINE-1]]:34: warning: 'cpu' waits for the device on every iteration of this loop; 7 more synchronisations in this loop [device-sync-in-loop]
+    auto labels = y.to(torch::kCPU); // the queue is drained: a round trip still
+    // CHECK-MESSAGES: :[[@LINE-1]]:21: note: 'to' waits for the device too
     auto top = out.argmax(1).to(torch::kCPU);
     // CHECK-MESSAGES: :[[@LINE-1]]:30: note: 'to' waits for the device too
     x.mul_(2);
@@ -173,6 +174,38 @@ float runningLoss(std::shared_ptr<Net> net, torch::Device device) {
   return best;
 }
 
+// Ids collected for after the loop, a count returned through a reference
+// parameter: both read once the loop is over.
+std::vector<int64_t> sampleIds(std::shared_ptr<Net> net, torch::Device device,
+                               int64_t &correct) {
+  std::vector<int64_t> ids;
+  for (int t = 0; t < 100; ++t) {
+    auto out = net->forward(torch::randn({8, 4}, device));
+    ids.push_back(out.argmax().item<int64_t>());
+    // CHECK-MESSAGES: :[[@LINE-1]]:32: warning: 'item' waits for the device on every iteration of this loop; 1 more synchronisation in this loop [device-sync-in-loop]
+    correct += (out.argmax(1) == 1).sum().item<int64_t>();
+    // CHECK-MESSAGES: :[[@LINE-1]]:43: note: 'item' waits for the device too
+  }
+  return ids;
+}
+
+// An update loop whose inner loop is a rollout: the update itself steps the
+// optimizer, so it is a loop of steps, not of epochs.
+void rolloutThenUpdate(std::shared_ptr<Net> net, torch::optim::Optimizer &opt,
+                       torch::Device device) {
+  for (int update = 0; update < 100; ++update) {
+    std::vector<torch::Tensor> outs;
+    for (int t = 0; t < 8; ++t)
+      outs.push_back(net->forward(torch::randn({8, 4}, device)));
+    auto loss = torch::stack(outs).sum();
+    opt.zero_grad();
+    loss.backward();
+    opt.step();
+    std::cout << loss.item<float>() << "\n";
+    // CHECK-MESSAGES: :[[@LINE-1]]:23: warning: 'item' waits for the device on every iteration of this loop [device-sync-in-loop]
+  }
+}
+
 // ---- Necessary: the iteration needs the value. Not findings by default
 // (device-sync-in-loop.report-necessary.cpp reports them).
 
@@ -207,6 +240,24 @@ void decides(std::shared_ptr<Net> net, torch::Device device) {
     previous = out.min().item<float>();
   }
   std::cout << steps << "\n";
+}
+
+// Scores kept in the beams the next iteration hands, as a whole, to code out
+// of view.
+struct Beam {
+  float score = 0;
+};
+void publish(const std::vector<Beam> &beams);
+
+void beamScores(std::shared_ptr<Net> net, torch::Device device) {
+  std::vector<Beam> beams(8), next(8);
+  for (int t = 0; t < 10; ++t) {
+    publish(beams);
+    auto scores = net->forward(torch::randn({8, 4}, device)).sum(1).to(torch::kCPU);
+    for (int k = 0; k < 8; ++k)
+      next[k].score = beams[k].score + scores[k].item<float>();
+    beams = next;
+  }
 }
 
 void loopCondition(std::shared_ptr<Net> net, torch::optim::Optimizer &opt,
