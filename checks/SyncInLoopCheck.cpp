@@ -90,8 +90,16 @@ static bool trainsItself(const Stmt &Loop, ASTContext &Ctx) {
     if (!Call || !(api::isBackward(*Call) ||
                    (Member && api::isOptimizerStep(*Member))))
       return true;
-    const Stmt &InLoop = Chain.empty() ? S : *Chain.front();
-    return utils::enclosingLoop(InLoop, Ctx) != &Loop;
+    // In the loop's own iteration: not in an inner loop, neither here nor
+    // in the functions it calls (a train_epoch() per epoch).
+    bool Outside =
+        utils::enclosingLoop(Chain.empty() ? S : *Chain.front(), Ctx) == &Loop;
+    if (!Chain.empty()) {
+      Outside &= !utils::enclosingLoop(S, Ctx);
+      for (const CallExpr *Inner : llvm::drop_begin(Chain))
+        Outside &= !utils::enclosingLoop(*Inner, Ctx);
+    }
+    return !Outside;
   });
 }
 

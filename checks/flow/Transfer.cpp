@@ -204,7 +204,8 @@ void Transfer::declare(const VarDecl &Var, State &Current, Evaluator &Eval) {
 
 void Transfer::declareBatch(const VarDecl &Var, State &Current) {
   Current.forgetMembers(&Var);
-  const CXXRecordDecl *Record = Var.getType().getNonReferenceType()->getAsCXXRecordDecl();
+  const CXXRecordDecl *Record =
+      Var.getType().getNonReferenceType()->getAsCXXRecordDecl();
   TensorValue Batch = TensorValue::cpu();
   Batch.From = Origin::DataBatch;
   for (const FieldDecl *Field : Record->fields())

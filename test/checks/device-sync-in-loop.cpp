@@ -312,6 +312,25 @@ void epochs(std::shared_ptr<Net> net, torch::optim::Optimizer &opt) {
   }
 }
 
+// The same with the step loop in a helper: the epoch loop steps nothing itself.
+void trainEpoch(std::shared_ptr<Net> net, torch::optim::Optimizer &opt,
+                torch::Device device) {
+  for (int step = 0; step < 100; ++step) {
+    opt.zero_grad();
+    net->forward(torch::randn({8, 4}, device)).sum().backward();
+    opt.step();
+  }
+}
+
+void epochsThroughHelper(std::shared_ptr<Net> net, torch::optim::Optimizer &opt,
+                         torch::Device device) {
+  for (int epoch = 0; epoch < 10; ++epoch) {
+    trainEpoch(net, opt, device);
+    auto val = net->forward(torch::randn({8, 4}, device)).sum();
+    std::cout << val.item<float>() << "\n";
+  }
+}
+
 // A loop that queues no device work: the first read drains the queue, the
 // others wait for nothing.
 void perClass(const torch::Tensor &correct) {
