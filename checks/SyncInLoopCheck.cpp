@@ -2,6 +2,7 @@
 
 #include "SyncInLoopCheck.h"
 #include "api/HostTensors.h"
+#include "api/StepLoops.h"
 #include "api/TorchApi.h"
 #include "api/TrainingApi.h"
 #include "flow/TranslationUnitAnalysis.h"
@@ -10,12 +11,23 @@
 #include "plans/PlanRecorder.h"
 #include "utils/AstHelpers.h"
 #include "utils/Execution.h"
+#include "utils/IterationNeeds.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 #include "clang/AST/StmtCXX.h"
 
 using namespace clang::ast_matchers;
 
 namespace clang::tidy::torch_tidy {
+
+SyncInLoopCheck::SyncInLoopCheck(StringRef Name, ClangTidyContext *Context)
+    : ClangTidyCheck(Name, Context),
+      // Read as text: g++ does not bind OptionsView's get<bool>.
+      ReportNecessary(llvm::StringRef(Options.get("ReportNecessary", "false"))
+                          .equals_insensitive("true")) {}
+
+void SyncInLoopCheck::storeOptions(ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "ReportNecessary", ReportNecessary ? "true" : "false");
+}
 
 void SyncInLoopCheck::registerMatchers(MatchFinder *Finder) {
   auto Own = unless(isExpansionInSystemHeader());
@@ -47,83 +59,60 @@ void SyncInLoopCheck::onStartOfTranslationUnit() {
 }
 
 void SyncInLoopCheck::onEndOfTranslationUnit() {
+  if (!Pending.empty()) {
+    // One finding per loop, in the order the loops were found.
+    ASTContext &Ctx = *Analysed;
+    std::vector<const Stmt *> Loops;
+    for (const Found &F : Pending)
+      if (!llvm::is_contained(Loops, F.Loop.Loop))
+        Loops.push_back(F.Loop.Loop);
+    for (const Stmt *Loop : Loops) {
+      std::vector<Found> InLoop;
+      llvm::copy_if(Pending, std::back_inserter(InLoop),
+                    [&](const Found &F) { return F.Loop.Loop == Loop; });
+      report(InLoop, Ctx);
+    }
+  }
   Origins.reset();
   Calls.reset();
-  Reported.clear();
+  Pending.clear();
+  Seen.clear();
+  Analysed = nullptr;
 }
 
-/// Whether running \p Root executes a loop whose iterations run a model step:
-/// \p Root then runs whole training or evaluation loops, e.g. once per epoch.
-/// A module's own loops (over its layers, in forward) are part of one step.
-static bool runsStepLoops(const Stmt &Root, ASTContext &Ctx) {
-  return !utils::forEachExecuted(Root, Ctx, [&](const Stmt &S, utils::CallChain) {
-    if (!isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S) || &S == &Root)
-      return true;
-    const auto *Method =
-        dyn_cast_or_null<CXXMethodDecl>(utils::enclosingFunction(S, Ctx));
-    if (Method && api::isModuleClass(Method->getParent()))
-      return true;
-    return utils::forEachExecuted(S, Ctx, [](const Stmt &Inner, utils::CallChain) {
-      const auto *Call = dyn_cast<CallExpr>(&Inner);
-      return !Call || !api::isModelStep(*Call);
-    });
+/// Whether an iteration of \p Loop queues device work, in the loop or in
+/// what it calls. A loop that queues none has drained the queue at its first
+/// read: the others wait for nothing.
+static bool queuesWork(const Stmt &Loop, ASTContext &Ctx) {
+  auto NoWork = [](const Stmt &S, utils::CallChain) {
+    const auto *Call = dyn_cast<CallExpr>(&S);
+    return !Call || !api::queuesDeviceWork(*Call);
+  };
+  return llvm::any_of(Loop.children(), [&](const Stmt *Part) {
+    return Part && utils::isRepeatedPart(Loop, *Part) &&
+           !utils::forEachExecuted(*Part, Ctx, NoWork);
   });
 }
 
-/// Whether \p Sync, in an iteration of \p Loop, waits for device work: the
-/// nearest call before it that queues work or synchronises is work (or, when
-/// it comes first, the iteration ends with work). A second read right after
-/// another finds the queue drained already.
-static bool drainsWork(const Stmt &Loop, const Expr &Sync, ASTContext &Ctx) {
-  // Where a call runs in the iteration: the end of the call in the loop that
-  // leads to it, then its own end (a call ends after its operands); of two
-  // that end together (`std::cout << loss * 2`), the operand starts later.
-  struct Event {
-    SourceLocation Outer, Own, Start;
-    bool Work;
-  };
-  const SourceManager &SM = Ctx.getSourceManager();
-  auto Before = [&](const Event &A, const Event &B) {
-    if (A.Outer != B.Outer)
-      return SM.isBeforeInTranslationUnit(A.Outer, B.Outer);
-    if (A.Own != B.Own)
-      return SM.isBeforeInTranslationUnit(A.Own, B.Own);
-    return SM.isBeforeInTranslationUnit(B.Start, A.Start);
-  };
-  std::vector<Event> Events;
-  std::optional<Event> At;
-  for (const Stmt *Part : Loop.children()) {
-    if (!Part || !utils::isRepeatedPart(Loop, *Part))
-      continue;
-    utils::forEachExecuted(*Part, Ctx, [&](const Stmt &S, utils::CallChain Chain) {
-      const auto *Call = dyn_cast<CallExpr>(&S);
-      if (!Call)
-        return true;
-      Event Here{Chain.empty() ? Call->getEndLoc() : Chain.front()->getEndLoc(),
-                 Call->getEndLoc(), Call->getBeginLoc(), false};
-      if (Call == &Sync) {
-        if (!At)
-          At = Here;
-      } else if (api::hostSync(*Call)) {
-        Events.push_back(Here);
-      } else if (api::queuesDeviceWork(*Call)) {
-        Here.Work = true;
-        Events.push_back(Here);
-      }
-      return true;
-    });
-  }
-  if (!At)
+/// Whether the dataflow knows \p Tensor is on the CPU each time it is read.
+static bool knownOnTheCpu(const Expr &Tensor, ASTContext &Ctx) {
+  const FunctionDecl *Fn = utils::enclosingFunction(Tensor, Ctx);
+  return Fn && Fn->hasBody() &&
+         flow::TranslationUnitAnalysis::of(Ctx).root(*Fn).deviceEveryTime(Tensor)
+                 .Device == flow::Place::Cpu;
+}
+
+bool SyncInLoopCheck::readsNeededValue(const Expr &Sync,
+                                       const utils::LoopContext &Loop,
+                                       ASTContext &Ctx) {
+  api::HostSync What = *api::hostSync(Sync);
+  if (What.What == api::HostSync::Synchronize)
     return false;
-  const Event *Nearest = nullptr;
-  for (const Event &E : Events)
-    if (Before(E, *At) && (!Nearest || Before(*Nearest, E)))
-      Nearest = &E;
-  if (!Nearest) // first in the iteration: after the previous one's last call
-    for (const Event &E : Events)
-      if (!Nearest || Before(*Nearest, E))
-        Nearest = &E;
-  return Nearest && Nearest->Work;
+  // A tensor printed goes where the stream goes; any other read is the
+  // call's value.
+  const Expr &Value = What.What == api::HostSync::Print ? *What.Tensor : Sync;
+  utils::IterationNeeds Needs(*Loop.Loop, Ctx, api::hostValueUse);
+  return Needs.needed(Value, Loop.Chain);
 }
 
 void SyncInLoopCheck::check(const MatchFinder::MatchResult &Result) {
@@ -131,22 +120,27 @@ void SyncInLoopCheck::check(const MatchFinder::MatchResult &Result) {
   ASTContext &Ctx = *Result.Context;
   std::optional<api::HostSync> What = api::hostSync(*Sync);
   if (!What || Sync->getBeginLoc().isMacroID() || api::isInLibTorch(*Sync, Ctx) ||
-      Reported.contains(Sync->getExprLoc().getRawEncoding()) ||
+      Seen.contains(Sync->getExprLoc().getRawEncoding()) ||
       !flow::TranslationUnitAnalysis::of(Ctx).namesAccelerator())
     return;
   if (!Calls) {
     Calls = std::make_unique<utils::CallSites>(Ctx);
     Origins = std::make_unique<utils::ValueOrigins>(Ctx, *Calls);
   }
-  if (What->Tensor && api::isOnTheCpu(*What->Tensor, *Origins))
+  Analysed = &Ctx;
+  if (What->Tensor && (api::isOnTheCpu(*What->Tensor, *Origins) ||
+                       knownOnTheCpu(*What->Tensor, Ctx)))
     return;
   for (const utils::LoopContext &Loop :
        utils::loopsRunning(*Sync, *Calls, Ctx)) {
-    if (Loop.Runs != utils::Recurrence::Every || runsStepLoops(*Loop.Loop, Ctx) ||
-        !drainsWork(*Loop.Loop, *Sync, Ctx))
+    if (Loop.Runs != utils::Recurrence::Every || api::runsStepLoops(*Loop.Loop, Ctx) ||
+        !queuesWork(*Loop.Loop, Ctx))
       continue;
-    Reported.insert(Sync->getExprLoc().getRawEncoding());
-    report(*Sync, Loop, Ctx);
+    bool Necessary = readsNeededValue(*Sync, Loop, Ctx);
+    if (Necessary && !ReportNecessary)
+      return;
+    Seen.insert(Sync->getExprLoc().getRawEncoding());
+    Pending.push_back({Sync, Loop, Necessary});
     return;
   }
 }
@@ -195,17 +189,7 @@ static std::optional<nlohmann::json> syncPlan(llvm::StringRef Check,
                             "synchronisation: its cost per iteration");
 }
 
-void SyncInLoopCheck::report(const Expr &Sync, const utils::LoopContext &Loop,
-                             ASTContext &Ctx) {
-  api::HostSync What = *api::hostSync(Sync);
-  bool Explicit = What.What == api::HostSync::Synchronize;
-  diag(Sync.getExprLoc(),
-       "'%0' makes the host wait for the device on every iteration of this "
-       "loop: one device-host synchronisation per step, during which the GPU "
-       "queue drains (a performance cost, not an error); %select{read the "
-       "value every k steps or once after the loop|synchronise once after the "
-       "loop}1")
-      << What.Name << Explicit << Sync.getSourceRange();
+void SyncInLoopCheck::noteChain(const utils::LoopContext &Loop) {
   for (const CallExpr *Call : Loop.Chain) {
     const FunctionDecl *Callee = Call->getDirectCallee();
     bool IsLambda = isa<CXXMethodDecl>(Callee) &&
@@ -215,11 +199,47 @@ void SyncInLoopCheck::report(const Expr &Sync, const utils::LoopContext &Loop,
          DiagnosticIDs::Note)
         << IsLambda << Callee->getNameAsString();
   }
+}
+
+void SyncInLoopCheck::report(llvm::ArrayRef<Found> InLoop, ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
+  std::vector<Found> Ordered(InLoop.begin(), InLoop.end());
+  // Where each runs in the iteration: at the sync, or at the call in the
+  // loop that leads to it.
+  auto placeInLoop = [](const Found &F) {
+    return F.Loop.Chain.empty() ? F.Sync->getBeginLoc()
+                                : F.Loop.Chain.front()->getBeginLoc();
+  };
+  llvm::stable_sort(Ordered, [&](const Found &A, const Found &B) {
+    SourceLocation PlaceA = placeInLoop(A), PlaceB = placeInLoop(B);
+    if (PlaceA != PlaceB)
+      return SM.isBeforeInTranslationUnit(PlaceA, PlaceB);
+    return SM.isBeforeInTranslationUnit(A.Sync->getExprLoc(),
+                                        B.Sync->getExprLoc());
+  });
+  const Found &First = Ordered.front();
+  api::HostSync What = *api::hostSync(*First.Sync);
+  diag(First.Sync->getExprLoc(),
+       "'%0' waits for the device on every iteration of this loop"
+       "%select{|, and the iteration needs its value}1%select{|; %3 more "
+       "synchronisation%s3 in this loop}2")
+      << What.Name << First.Necessary << (Ordered.size() > 1)
+      << static_cast<unsigned>(Ordered.size() - 1)
+      << First.Sync->getSourceRange();
+  noteChain(First.Loop);
+  for (const Found &Other : llvm::drop_begin(Ordered)) {
+    diag(Other.Sync->getExprLoc(),
+         "'%0' waits for the device too%select{|, and the iteration needs its "
+         "value}1",
+         DiagnosticIDs::Note)
+        << api::hostSync(*Other.Sync)->Name << Other.Necessary
+        << Other.Sync->getSourceRange();
+    noteChain(Other.Loop);
+  }
   if (std::optional<nlohmann::json> Plan = syncPlan(getID(), What))
-    plans::recordPlan(getID(), Sync.getExprLoc(), SM, std::move(*Plan));
+    plans::recordPlan(getID(), First.Sync->getExprLoc(), SM, std::move(*Plan));
   else
-    plans::recordNotReplayable(getID(), Sync.getExprLoc(), SM);
+    plans::recordNotReplayable(getID(), First.Sync->getExprLoc(), SM);
 }
 
 } // namespace clang::tidy::torch_tidy

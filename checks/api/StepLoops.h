@@ -17,7 +17,9 @@ namespace clang::tidy::torch_tidy::api {
 /// Whether running \p Root executes a loop whose iterations run a model step
 /// (a module forward, a backward, an optimizer step): \p Root then runs whole
 /// training or evaluation loops, e.g. once per epoch. A module's own loops
-/// (over its layers, in forward) are part of one step.
+/// (over its layers, in forward) are part of one step, and a loop that runs
+/// a backward or an optimizer step in its own iteration is a loop of steps,
+/// whatever its inner loops do (an RL rollout before each update).
 bool runsStepLoops(const Stmt &Root, ASTContext &Ctx);
 
 } // namespace clang::tidy::torch_tidy::api

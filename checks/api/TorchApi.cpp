@@ -308,6 +308,17 @@ static bool nameIn(llvm::StringRef Name,
   return false;
 }
 
+std::optional<CheckpointLoad> checkpointLoad(const CallExpr &Call) {
+  if (!hasQualifiedName(Call.getDirectCallee(), {"torch::load"}) ||
+      Call.getNumArgs() < 2)
+    return std::nullopt;
+  CheckpointLoad Load{Call.getArg(0), nullptr};
+  for (const Expr *Arg : llvm::drop_begin(Call.arguments()))
+    if (!isa<CXXDefaultArgExpr>(Arg) && namesADevice(Arg->getType()))
+      Load.Device = Arg;
+  return Load;
+}
+
 bool isRawAccess(const CXXMethodDecl *Method) {
   if (!Method || !Method->getDeclName().isIdentifier() ||
       !hasQualifiedName(Method->getParent(), {"at::Tensor", "at::TensorBase"}))

@@ -71,6 +71,15 @@ inline auto checkpointLoadFunction() {
                                  "::torch::serialize::InputArchive::load_from"));
 }
 
+/// `torch::load(value, source..., device)`: what it loads into, and the
+/// device argument (null without one: the tensors go back to the device
+/// they were saved from).
+struct CheckpointLoad {
+  const Expr *Into = nullptr;
+  const Expr *Device = nullptr;
+};
+std::optional<CheckpointLoad> checkpointLoad(const CallExpr &Call);
+
 /// Whether \p Decl's qualified name is one of \p Names ("torch::nn::Module").
 bool hasQualifiedName(const NamedDecl *Decl,
                       std::initializer_list<llvm::StringRef> Names);

@@ -279,4 +279,45 @@ std::optional<HostSync> hostSync(const Expr &E) {
   return std::nullopt;
 }
 
+/// A number on the host: a C++ arithmetic type or a c10::Scalar.
+static bool isHostNumber(QualType Type) {
+  Type = Type.getNonReferenceType();
+  return Type->isArithmeticType() ||
+         named(Type->getAsCXXRecordDecl(), {"c10::Scalar"});
+}
+
+utils::OperandUse hostValueUse(const CallExpr &Call, const Expr &Operand) {
+  using utils::OperandUse;
+  const FunctionDecl *Fn = Call.getDirectCallee();
+  if (!Fn || !isLibTorchInternal(Fn))
+    return OperandUse::Unknown;
+  // A new tensor or number is computed from its operands; an in-place
+  // operation, a setter or a raw pointer uses them now.
+  const auto *Method = dyn_cast<CXXMethodDecl>(Fn);
+  if (Fn->getReturnType()->isReferenceType() ||
+      !(isTensorType(Call.getType()) || isHostNumber(Call.getType())) ||
+      isRawAccess(Method))
+    return OperandUse::Needed;
+  bool ObjectFirst = isa<CXXOperatorCallExpr>(Call) && Method &&
+                     Method->isInstance();
+  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(&Call);
+      (Member && Member->getImplicitObjectArgument() == &Operand) ||
+      (ObjectFirst && Call.getArg(0) == &Operand))
+    return OperandUse::Carried;
+  for (unsigned I = ObjectFirst; I < Call.getNumArgs(); ++I) {
+    unsigned Index = I - ObjectFirst;
+    if (Call.getArg(I) != &Operand || Index >= Fn->getNumParams())
+      continue;
+    // Sizes, dimensions and indices are integers; values are tensors,
+    // Scalars or floating-point numbers.
+    QualType Type = Fn->getParamDecl(Index)->getType();
+    return isTensorType(Type) || (isHostNumber(Type) &&
+                                  !Type.getNonReferenceType()
+                                       ->isIntegralOrEnumerationType())
+               ? OperandUse::Carried
+               : OperandUse::Needed;
+  }
+  return OperandUse::Needed;
+}
+
 } // namespace clang::tidy::torch_tidy::api

@@ -12,6 +12,7 @@
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "utils/IterationNeeds.h"
 #include "llvm/ADT/StringRef.h"
 #include <optional>
 
@@ -84,6 +85,13 @@ struct HostSync {
   llvm::StringRef Name;
 };
 std::optional<HostSync> hostSync(const Expr &E);
+
+/// What a LibTorch call does with \p Operand, a value read back to the host
+/// or a tensor holding it: a tensor operation or a conversion carries it on
+/// (`x * v`, `s.toFloat()`, `t.cpu().argmax(1)`); a size, a dimension, an
+/// index, a setting or a raw pointer into host memory needs it now. Unknown
+/// for a call that is not LibTorch's.
+utils::OperandUse hostValueUse(const CallExpr &Call, const Expr &Operand);
 
 } // namespace clang::tidy::torch_tidy::api
 

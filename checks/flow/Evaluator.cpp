@@ -36,10 +36,10 @@ Location Evaluator::locationOf(const Expr *E) const {
     const Expr *Base = utils::ignoreTemporaries(Member->getBase());
     if (isa<CXXThisExpr>(Base))
       return Location(Member->getMemberDecl());
-    // A field of a local aggregate: `batch.x`.
+    // A field of a local aggregate: `x.t`, `batch.data`.
     if (const auto *Ref = dyn_cast<DeclRefExpr>(Base);
         Ref && !Member->isArrow() && isa<VarDecl, BindingDecl>(Ref->getDecl()) &&
-        api::holdsTensors(Ref->getType()))
+        (api::holdsTensors(Ref->getType()) || api::isDataExample(Ref->getType())))
       return Location(Ref->getDecl(), Member->getMemberDecl());
   }
   return Location();
@@ -94,6 +94,14 @@ TensorValue Evaluator::member(const MemberExpr &Member) {
   if (isa<CXXThisExpr>(Base))
     return Current.tensor(Location(Member.getMemberDecl()));
   if (api::isDataExample(Base->getType())) {
+    // What the DataLoader yields; a local batch's field holds it from the
+    // declaration until the program stores another value there.
+    if (Location Field = locationOf(&Member);
+        Field.Base && !isa<ParmVarDecl>(Field.Base)) {
+      TensorValue Stored = Current.tensor(Field);
+      if (Stored.From != Origin::DataBatch)
+        return Stored;
+    }
     TensorValue Batch = TensorValue::cpu();
     Batch.From = Origin::DataBatch;
     Batch.Source = &Member;

@@ -104,6 +104,8 @@ struct FunctionFacts {
   /// fixpoint, or on a loop's first iteration where the fixpoint does not
   /// know (a real run takes that iteration).
   llvm::DenseMap<const Expr *, TensorValue> Values;
+  /// The expressions of Values known on a loop's first iteration only.
+  llvm::DenseSet<const Expr *> FirstIterationOnly;
   /// The statements of the CFG blocks that lie on a cycle.
   llvm::DenseSet<const Stmt *> InLoop;
   /// Whether anything of the function may be on an accelerator.
@@ -116,6 +118,9 @@ struct FunctionFacts {
   /// What is known of \p E's tensor where it is evaluated; unknown for an
   /// expression the analysis did not evaluate.
   TensorValue deviceOf(const Expr &E) const;
+  /// The same, unknown where only a loop's first iteration knows it: what
+  /// holds each time \p E is evaluated.
+  TensorValue deviceEveryTime(const Expr &E) const;
   /// Whether \p S runs in a loop of this function.
   bool inLoop(const Stmt &S) const { return InLoop.count(&S); }
 };

@@ -20,6 +20,11 @@ TensorValue FunctionFacts::deviceOf(const Expr &E) const {
   return It == Values.end() ? TensorValue::unknown() : It->second;
 }
 
+TensorValue FunctionFacts::deviceEveryTime(const Expr &E) const {
+  const Expr *Key = Values.count(&E) ? &E : utils::ignoreTemporaries(&E);
+  return FirstIterationOnly.count(Key) ? TensorValue::unknown() : deviceOf(*Key);
+}
+
 /// The statements of the blocks that can reach themselves.
 static llvm::DenseSet<const Stmt *> loopStatements(const CFG &Graph) {
   llvm::DenseSet<const Stmt *> Out;
@@ -130,7 +135,8 @@ FunctionFacts analyzeFunction(const FunctionDecl &Fn, TranslationUnitAnalysis &T
   // Where the fixpoint does not know a value, the first iteration's is what
   // a real run sees on that iteration.
   for (const auto &[E, Value] : FirstValues)
-    Facts.Values.try_emplace(E, Value);
+    if (Facts.Values.try_emplace(E, Value).second)
+      Facts.FirstIterationOnly.insert(E);
   if (Facts.Returned.EmptySequence)
     Facts.Returned = TensorValue::unknown();
   Facts.UsesAccelerator = llvm::any_of(Facts.Values, [](const auto &Entry) {

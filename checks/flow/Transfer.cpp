@@ -62,6 +62,8 @@ void Transfer::statement(const Stmt &S, State &Current, Evaluator &Eval) {
         markRequiresGrad(*Member, Current, Eval))
       return;
   }
+  if (std::optional<api::CheckpointLoad> Load = api::checkpointLoad(*Call))
+    loadCheckpoint(*Call, *Load, Current, Eval);
   applyEffects(*Call, Calls.analyzeCallee(*Call, Eval), Current, Eval);
   if (!Recording)
     return;
@@ -147,13 +149,23 @@ void Transfer::declare(const VarDecl &Var, State &Current, Evaluator &Eval) {
   const Expr *Range = Locals.loopRange(&Var);
   if (const auto *Bindings = dyn_cast<DecompositionDecl>(&Var)) {
     // `auto [a, b] = pair;`, `for (auto &[name, t] : map)`: each binding
-    // gets the join of the elements.
+    // gets the join of the elements; `auto [data, target] = batch;` of a
+    // DataLoader's batch, each its field.
+    bool Batch = api::isDataExample(Type);
+    if (Batch)
+      declareBatch(Var, Current);
     TensorValue Value = Range ? Eval.tensor(Range)
                         : Init ? Eval.tensor(Init)
                                : TensorValue::unknown();
     for (const BindingDecl *Binding : Bindings->bindings())
       if (isTensorValued(Binding->getType()))
-        set(Current, Location(Binding), Value);
+        set(Current, Location(Binding),
+            Batch && Binding->getBinding() ? Eval.tensor(Binding->getBinding())
+                                           : Value);
+    return;
+  }
+  if (api::isDataExample(Type)) {
+    declareBatch(Var, Current);
     return;
   }
   if (!isTensorValued(Type))
@@ -188,6 +200,17 @@ void Transfer::declare(const VarDecl &Var, State &Current, Evaluator &Eval) {
   set(Current, Location(&Var), Init ? Eval.tensor(Init) : TensorValue::unknown());
   if (Container)
     fieldsFromCall(Var, Init, Current, Eval);
+}
+
+void Transfer::declareBatch(const VarDecl &Var, State &Current) {
+  Current.forgetMembers(&Var);
+  const CXXRecordDecl *Record =
+      Var.getType().getNonReferenceType()->getAsCXXRecordDecl();
+  TensorValue Batch = TensorValue::cpu();
+  Batch.From = Origin::DataBatch;
+  for (const FieldDecl *Field : Record->fields())
+    if (api::isTensorType(Field->getType()))
+      set(Current, Location(&Var, Field), Batch);
 }
 
 /// `std::tie(a, b)`: the call that binds references to assign through.
@@ -319,6 +342,27 @@ void Transfer::moveModule(const CXXMemberCallExpr &Call, State &Current,
   DeviceValue Target = Eval.device(Call.getArg(0));
   Current.Modules[Module] = {Target.Device, Target, &Call};
   WrittenModules.insert(Module);
+}
+
+void Transfer::loadCheckpoint(const CallExpr &Call,
+                              const api::CheckpointLoad &Load, State &Current,
+                              Evaluator &Eval) {
+  // Loaded to the CPU, the tensors are there; without a device, they go
+  // back where they were saved from: unknown. A module loaded to the CPU
+  // has its parameters there.
+  DeviceValue Device = Load.Device ? Eval.device(Load.Device) : DeviceValue();
+  if (api::heldModule(Load.Into->getType())) {
+    const ValueDecl *Module = api::moduleReceiver(Load.Into);
+    if (Module && Device.Device == Place::Cpu) {
+      Current.Modules[Module] = {Place::Cpu, Device, &Call};
+      WrittenModules.insert(Module);
+    }
+    return;
+  }
+  Location Into = Eval.locationOf(Load.Into);
+  if (Into.Base && isTensorValued(Load.Into->getType()))
+    set(Current, Into,
+        Device.Device == Place::Cpu ? TensorValue::cpu() : TensorValue::unknown());
 }
 
 void Transfer::applyEffects(const CallExpr &Call, const FunctionFacts *Callee,

@@ -58,6 +58,10 @@ private:
   void initializer(const CXXCtorInitializer &Init, State &Current,
                    Evaluator &Eval);
   void declare(const VarDecl &Var, State &Current, Evaluator &Eval);
+  /// A DataLoader's batch, `for (auto &batch : *loader)`: its fields hold
+  /// what the DataLoader yields (on the CPU) until the program stores
+  /// another value there.
+  void declareBatch(const VarDecl &Var, State &Current);
   void recordReturn(const Expr &Value, const State &Current, Evaluator &Eval);
   void fieldsFromCall(const VarDecl &Var, const Expr *Init, State &Current,
                       Evaluator &Eval);
@@ -76,6 +80,9 @@ private:
                         Evaluator &Eval);
   void moveModule(const CXXMemberCallExpr &Call, State &Current,
                   Evaluator &Eval);
+  /// `torch::load(x, path, device)` replaces what \p Load loads into.
+  void loadCheckpoint(const CallExpr &Call, const api::CheckpointLoad &Load,
+                      State &Current, Evaluator &Eval);
   void applyEffects(const CallExpr &Call, const FunctionFacts *Callee,
                     State &Current, Evaluator &Eval);
   void set(State &Current, const Location &Place, const TensorValue &Value);

@@ -48,7 +48,7 @@ int main() {
                       positive.unsqueeze(1).to(torch::kFloat);
     auto box_target = torch::rand({16, 4, grid, grid}, opts) * 64;
 
-    if (!positive.any().item<bool>()) continue;  // BUG(device-sync-in-loop): host control flow on a device any(): every step waits for the GPU before it can decide to skip
+    if (!positive.any().item<bool>()) continue;  // the iteration branches on it: a necessary sync (issue 24), reported with device-sync-in-loop.ReportNecessary
     auto [cls_logits, box_pred] = det->forward(images);
     auto num_pos = positive.sum().clamp_min(1).to(torch::kFloat);
     auto cls_loss = focal_loss(cls_logits, cls_target, 0.25, 2.0) / num_pos;

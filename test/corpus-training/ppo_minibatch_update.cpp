@@ -101,7 +101,7 @@ int main() {
         auto pg = -torch::min(ratio * a, torch::clamp(ratio, 0.8, 1.2) * a).mean();
         auto vf = torch::mse_loss(value, returns.index_select(0, mb));
         auto loss = pg + 0.5 * vf;
-        if (!torch::isfinite(loss).item<bool>()) continue;  // BUG(device-sync-in-loop): a NaN guard that copies the loss to the host on every minibatch: each update waits for the GPU
+        if (!torch::isfinite(loss).item<bool>()) continue;  // the iteration branches on it: a necessary sync (issue 24), reported with device-sync-in-loop.ReportNecessary
         loss.backward();
         apply_update(opt, ac->parameters(), 0.5);
       }
