@@ -5,6 +5,7 @@
 #include "TrainingApi.h"
 #include "utils/AstHelpers.h"
 #include "utils/Execution.h"
+#include "utils/LoopIterations.h"
 #include "clang/AST/StmtCXX.h"
 
 namespace clang::tidy::torch_tidy::api {

@@ -155,6 +155,10 @@ static bool holdsTensors(QualType Type, unsigned Depth) {
 
 bool holdsTensors(QualType Type) { return holdsTensors(Type, 0); }
 
+bool isTensorValued(QualType Type) {
+  return isTensorType(Type) || holdsTensors(Type);
+}
+
 llvm::SmallVector<const ValueDecl *, 2> devicesInScope(const Stmt &S,
                                                        ASTContext &Ctx) {
   return utils::variablesInScope(S, Ctx, isDeviceOrDeviceType);

@@ -96,6 +96,8 @@ bool isTensorSequenceType(QualType Type);
 /// `std::tuple<...>`, `torch::OrderedDict<K, Tensor>`, a struct with tensor
 /// fields, nested. The dataflow gives it the join of its elements.
 bool holdsTensors(QualType Type);
+/// A tensor, or a type that holds tensors (holdsTensors).
+bool isTensorValued(QualType Type);
 bool isDeviceType(QualType Type);
 /// c10::Device or c10::DeviceType: a variable of either names a device.
 bool isDeviceOrDeviceType(QualType Type);

@@ -9,10 +9,6 @@
 
 namespace clang::tidy::torch_tidy::flow {
 
-static bool isTensorValued(QualType Type) {
-  return api::isTensorType(Type) || api::holdsTensors(Type);
-}
-
 llvm::DenseSet<const FieldDecl *>
 findFieldsAssignedFromOutside(llvm::ArrayRef<Decl *> Declarations) {
   struct Finder : RecursiveASTVisitor<Finder> {
@@ -73,7 +69,7 @@ ClassFacts computeClassFacts(const CXXRecordDecl &Record,
     return Facts;
   std::vector<const FieldDecl *> Fields;
   for (const FieldDecl *Field : Record.fields())
-    if (isTensorValued(Field->getType()))
+    if (api::isTensorValued(Field->getType()))
       Fields.push_back(Field);
   if (Fields.empty())
     return Facts;

@@ -8,10 +8,6 @@
 
 namespace clang::tidy::torch_tidy::flow {
 
-static bool isTensorValued(QualType Type) {
-  return api::isTensorType(Type) || api::holdsTensors(Type);
-}
-
 static unsigned explicitArguments(const CallExpr &Call) {
   return llvm::count_if(Call.arguments(), [](const Expr *Arg) {
     return !isa<CXXDefaultArgExpr>(Arg);
@@ -74,7 +70,7 @@ TensorValue Evaluator::evaluate(const Expr *E) {
       return TensorValue::emptySequence();
     TensorValue Joined = TensorValue::emptySequence();
     for (const Expr *Arg : Construct->arguments()) {
-      if (isTensorValued(Arg->getType()))
+      if (api::isTensorValued(Arg->getType()))
         Joined = join(Joined, tensor(Arg));
       else if (isa<InitListExpr, CXXStdInitializerListExpr>(
                    utils::ignoreTemporaries(Arg)))
@@ -138,7 +134,7 @@ TensorValue Evaluator::list(const Expr *E) {
     return TensorValue::unknown();
   TensorValue Joined = TensorValue::emptySequence();
   for (const Expr *Init : List->inits()) {
-    if (isTensorValued(Init->getType()))
+    if (api::isTensorValued(Init->getType()))
       Joined = join(Joined, tensor(Init));
     else if (isa<InitListExpr, CXXStdInitializerListExpr>(
                  utils::ignoreTemporaries(Init)))
@@ -169,12 +165,12 @@ TensorValue Evaluator::call(const CallExpr &Call) {
       api::holdsTensors(Op->getArg(0)->getType()))
     return tensor(Op->getArg(0));
   const FunctionDecl *Callee = Call.getDirectCallee();
-  if (!Callee || !isTensorValued(Call.getType()))
+  if (!Callee || !api::isTensorValued(Call.getType()))
     return TensorValue::unknown();
   if (isStandardPassThrough(*Callee)) {
     TensorValue Joined = TensorValue::emptySequence();
     for (const Expr *Arg : Call.arguments())
-      if (isTensorValued(Arg->getType()))
+      if (api::isTensorValued(Arg->getType()))
         Joined = join(Joined, tensor(Arg));
     return Joined.EmptySequence ? TensorValue::unknown() : Joined;
   }
@@ -188,7 +184,7 @@ TensorValue Evaluator::call(const CallExpr &Call) {
   case api::OpKind::Other:
     if (api::isLibTorchInternal(Callee))
       // torch::relu(x), torch::log_softmax(x, 1), `x[i]`: the input's device.
-      return Call.getNumArgs() && isTensorValued(Call.getArg(0)->getType())
+      return Call.getNumArgs() && api::isTensorValued(Call.getArg(0)->getType())
                  ? derived(tensor(Call.getArg(0)), api::mayDropToZeroDim(Call))
                  : TensorValue::unknown();
     return Calls ? Calls->returnedBy(Call, *this) : TensorValue::unknown();
@@ -205,7 +201,7 @@ TensorValue Evaluator::methodCall(const CXXMemberCallExpr &Call) {
     return forwardOutput(Call);
   const CXXMethodDecl *Method = Call.getMethodDecl();
   const Expr *Object = Call.getImplicitObjectArgument();
-  if (!Method || !isTensorValued(Call.getType()))
+  if (!Method || !api::isTensorValued(Call.getType()))
     return TensorValue::unknown();
   // `v.at(i)`, `v.front()`, `dict.values()` of a container of tensors (a
   // method of the user's own struct, `batch.to(d)`, is analysed as a call).
@@ -620,7 +616,7 @@ std::vector<Operand> Evaluator::operands(const CallExpr &Call) {
           Result.push_back({Init, tensor(Init)});
       return;
     }
-    if (isTensorValued(E->getType()))
+    if (api::isTensorValued(E->getType()))
       Result.push_back({E, tensor(E)});
   };
   if (const auto *Member = dyn_cast<CXXMemberCallExpr>(&Call))

@@ -9,10 +9,6 @@
 
 namespace clang::tidy::torch_tidy::flow {
 
-static bool isTensorValued(QualType Type) {
-  return api::isTensorType(Type) || api::holdsTensors(Type);
-}
-
 void Transfer::block(const CFGBlock &Block, State &S) {
   Evaluator Eval(Ctx, S, Locals, &Calls);
   Eval.recordInto(Recording ? &Recording->Values : nullptr);
@@ -126,7 +122,7 @@ void Transfer::fieldsFromCall(const VarDecl &Var, const Expr *Init,
 void Transfer::initializer(const CXXCtorInitializer &Init, State &Current,
                            Evaluator &Eval) {
   const FieldDecl *Field = Init.getMember();
-  if (!Field || !isTensorValued(Field->getType()))
+  if (!Field || !api::isTensorValued(Field->getType()))
     return;
   const Expr *Value = Init.getInit();
   if (const auto *Default = dyn_cast<CXXDefaultInitExpr>(Value))
@@ -158,7 +154,7 @@ void Transfer::declare(const VarDecl &Var, State &Current, Evaluator &Eval) {
                         : Init ? Eval.tensor(Init)
                                : TensorValue::unknown();
     for (const BindingDecl *Binding : Bindings->bindings())
-      if (isTensorValued(Binding->getType()))
+      if (api::isTensorValued(Binding->getType()))
         set(Current, Location(Binding),
             Batch && Binding->getBinding() ? Eval.tensor(Binding->getBinding())
                                            : Value);
@@ -168,7 +164,7 @@ void Transfer::declare(const VarDecl &Var, State &Current, Evaluator &Eval) {
     declareBatch(Var, Current);
     return;
   }
-  if (!isTensorValued(Type))
+  if (!api::isTensorValued(Type))
     return;
   if (Range) {
     set(Current, Location(&Var), Eval.tensor(Range));
@@ -191,7 +187,7 @@ void Transfer::declare(const VarDecl &Var, State &Current, Evaluator &Eval) {
     set(Current, Location(&Var), TensorValue::emptySequence());
     unsigned I = 0;
     for (const FieldDecl *Field : Record->fields()) {
-      if (I < List->getNumInits() && isTensorValued(Field->getType()))
+      if (I < List->getNumInits() && api::isTensorValued(Field->getType()))
         set(Current, Location(&Var, Field), Eval.tensor(List->getInit(I)));
       ++I;
     }
@@ -231,11 +227,11 @@ void Transfer::assign(const Expr *Target, const Expr *Value, State &Current,
     TensorValue New = Eval.tensor(Value);
     for (const Expr *Arg : Tie->arguments())
       if (Location Place = Eval.locationOf(Arg);
-          Place.Base && isTensorValued(Arg->getType()))
+          Place.Base && api::isTensorValued(Arg->getType()))
         set(Current, Place, New);
     return;
   }
-  if (!isTensorValued(Target->getType()))
+  if (!api::isTensorValued(Target->getType()))
     return;
   Location Place = Eval.locationOf(Target);
   TensorValue New = Eval.tensor(Value);
@@ -304,7 +300,7 @@ bool Transfer::updateContainer(const CXXMemberCallExpr &Call, State &Current,
     if (isa<CXXDefaultArgExpr>(Arg))
       continue;
     const Expr *Bare = utils::ignoreTemporaries(Arg);
-    if (isTensorValued(Arg->getType()) ||
+    if (api::isTensorValued(Arg->getType()) ||
         isa<InitListExpr, CXXStdInitializerListExpr>(Bare)) {
       Value = join(Value, Eval.tensor(Arg));
       Inserted = true;
@@ -360,7 +356,7 @@ void Transfer::loadCheckpoint(const CallExpr &Call,
     return;
   }
   Location Into = Eval.locationOf(Load.Into);
-  if (Into.Base && isTensorValued(Load.Into->getType()))
+  if (Into.Base && api::isTensorValued(Load.Into->getType()))
     set(Current, Into,
         Device.Device == Place::Cpu ? TensorValue::cpu() : TensorValue::unknown());
 }
@@ -388,7 +384,7 @@ void Transfer::applyEffects(const CallExpr &Call, const FunctionFacts *Callee,
     }
     QualType Type = Param->getType();
     if (!Type->isReferenceType() || Type.getNonReferenceType().isConstQualified() ||
-        !isTensorValued(Type))
+        !api::isTensorValued(Type))
       continue;
     Location Place = Eval.locationOf(Arg);
     if (!Place.Base)
@@ -446,13 +442,13 @@ void Transfer::applyParameterEffects(const FunctionFacts &Callee,
 
 void Transfer::recordValues(const CallExpr &Call, Evaluator &Eval) {
   // What the rules ask deviceOf(): the call, its object and its arguments.
-  if (isTensorValued(Call.getType()))
+  if (api::isTensorValued(Call.getType()))
     Eval.tensor(&Call);
   if (const auto *Member = dyn_cast<CXXMemberCallExpr>(&Call);
-      Member && isTensorValued(Member->getImplicitObjectArgument()->getType()))
+      Member && api::isTensorValued(Member->getImplicitObjectArgument()->getType()))
     Eval.tensor(Member->getImplicitObjectArgument());
   for (const Expr *Arg : Call.arguments())
-    if (isTensorValued(Arg->getType()))
+    if (api::isTensorValued(Arg->getType()))
       Eval.tensor(Arg);
 }
 
@@ -490,7 +486,7 @@ void Transfer::recordStateMeeting(const CallExpr &Call, Evaluator &Eval) {
   bool First = true;
   for (const Expr *Arg : Call.arguments()) {
     if (Arg == Holder || isa<CXXDefaultArgExpr>(Arg) ||
-        !isTensorValued(Arg->getType()))
+        !api::isTensorValued(Arg->getType()))
       continue;
     // A CPU input of a moved module is device-unmoved-input's.
     if (!(First && Moved))

@@ -118,8 +118,8 @@ TEST(FixApplier, AMissingFileIsReportedNotFatal) {
 
 TEST(FixApplier, FixNotesAppliesTheOneNoteWithFixes) {
   TempDir Dir;
-  std::string File = Dir.write("a.cpp", Source);
-  std::string Text = Source;
+  std::string File = Dir.write("a.cpp", TwoMoves);
+  std::string Text = TwoMoves;
   auto WithNotes = [&](std::vector<std::vector<Edit>> NoteEdits) {
     Finding F = withFixes({});
     for (auto &Edits : NoteEdits)
@@ -131,7 +131,7 @@ TEST(FixApplier, FixNotesAppliesTheOneNoteWithFixes) {
   Finding Two = WithNotes({{insert(File, offsetOf(Text, "b.cuda"), "b = ")},
                            {insert(File, offsetOf(Text, "b.cuda"), "c = ")}});
   EXPECT_EQ(applyFixes({One, Two}).Suggested, 0u);
-  EXPECT_EQ(readFile(File), Source);
+  EXPECT_EQ(readFile(File), TwoMoves);
   FixSummary Summary = applyFixes({One, Two}, /*FixNotes=*/true);
   EXPECT_EQ(Summary.Suggested, 1u);
   EXPECT_EQ(Summary.Applied, 1u);
