@@ -7,14 +7,8 @@
 
 namespace clang::tidy::torch_tidy::api {
 
-static bool nameIn(const NamedDecl *D,
-                   std::initializer_list<llvm::StringRef> Names) {
-  return D && D->getDeclName().isIdentifier() &&
-         llvm::is_contained(Names, D->getName());
-}
-
 bool isFillMethod(const CXXMethodDecl *Method) {
-  return nameIn(Method, {"fill_", "zero_", "uniform_", "normal_", "bernoulli_",
+  return utils::isNamedOneOf(Method, {"fill_", "zero_", "uniform_", "normal_", "bernoulli_",
                          "random_", "exponential_", "geometric_",
                          "log_normal_", "cauchy_"}) &&
          isTensorType(QualType(Method->getParent()->getTypeForDecl(), 0)) &&
@@ -37,7 +31,7 @@ const CallExpr *factoryBeneathFills(const Expr &Object) {
 }
 
 bool buildsFromHostData(const CallExpr &Factory) {
-  return nameIn(Factory.getDirectCallee(), {"tensor"});
+  return utils::isNamedOneOf(Factory.getDirectCallee(), {"tensor"});
 }
 
 /// What a Scalar argument was built from: `1` in `torch::arange(1, n)`.
@@ -54,16 +48,16 @@ ValuesOnDevice valuesOnDevice(const CallExpr &Factory,
   for (const Expr *E = utils::ignoreTemporaries(Move.getImplicitObjectArgument());
        E != &Factory;) {
     const auto *Fill = cast<CXXMemberCallExpr>(E);
-    if (!nameIn(Fill->getMethodDecl(), {"fill_", "zero_"}))
+    if (!utils::isNamedOneOf(Fill->getMethodDecl(), {"fill_", "zero_"}))
       return ValuesOnDevice::OtherRandomNumbers;
     E = utils::ignoreTemporaries(Fill->getImplicitObjectArgument());
   }
   const FunctionDecl *Fn = Factory.getDirectCallee();
-  if (nameIn(Fn, {"rand", "randn", "randint", "randperm"}))
+  if (utils::isNamedOneOf(Fn, {"rand", "randn", "randint", "randperm"}))
     return ValuesOnDevice::OtherRandomNumbers;
-  if (nameIn(Fn, {"linspace", "logspace"}))
+  if (utils::isNamedOneOf(Fn, {"linspace", "logspace"}))
     return ValuesOnDevice::OtherRounding;
-  if (nameIn(Fn, {"arange"}) &&
+  if (utils::isNamedOneOf(Fn, {"arange"}) &&
       !llvm::all_of(Factory.arguments(), [](const Expr *Arg) {
         return isa<CXXDefaultArgExpr>(Arg) ||
                isTensorOptionsType(Arg->getType()) ||
@@ -78,9 +72,9 @@ ValuesOnDevice valuesOnDevice(const CallExpr &Factory,
 static std::optional<std::string> moveTarget(const CXXMemberCallExpr &Move,
                                              const ASTContext &Ctx) {
   const CXXMethodDecl *Method = Move.getMethodDecl();
-  if (nameIn(Method, {"cuda"}))
+  if (utils::isNamedOneOf(Method, {"cuda"}))
     return std::string("torch::kCUDA");
-  if (!nameIn(Method, {"to"}) || Move.getNumArgs() == 0 ||
+  if (!utils::isNamedOneOf(Method, {"to"}) || Move.getNumArgs() == 0 ||
       llvm::any_of(llvm::drop_begin(Move.arguments()), [](const Expr *Arg) {
         return !isa<CXXDefaultArgExpr>(Arg);
       }))

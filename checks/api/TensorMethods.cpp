@@ -2,19 +2,10 @@
 
 #include "TensorMethods.h"
 #include "TorchApi.h"
+#include "utils/AstHelpers.h"
 #include "clang/AST/ExprCXX.h"
 
 namespace clang::tidy::torch_tidy::api {
-
-static bool isNamed(const NamedDecl *D,
-                    std::initializer_list<llvm::StringRef> Names) {
-  if (!D || !D->getDeclName().isIdentifier())
-    return false;
-  for (llvm::StringRef Name : Names)
-    if (D->getName() == Name)
-      return true;
-  return false;
-}
 
 TensorMove tensorMoveOf(const CXXMethodDecl *Method) {
   if (!isTensorMethod(Method))
@@ -32,7 +23,7 @@ TensorMove tensorMoveOf(const CXXMethodDecl *Method) {
 /// `x.quantile(0.9)`: a scalar q and no dim reduce every element.
 static bool isScalarQuantile(const CallExpr &Call) {
   const auto *Member = dyn_cast<CXXMemberCallExpr>(&Call);
-  if (!Member || !isNamed(Member->getMethodDecl(), {"quantile", "nanquantile"}) ||
+  if (!Member || !utils::isNamedOneOf(Member->getMethodDecl(), {"quantile", "nanquantile"}) ||
       Call.getNumArgs() == 0 ||
       !Call.getArg(0)->IgnoreImplicit()->getType()->isRealFloatingType())
     return false;
@@ -44,7 +35,7 @@ static bool isScalarQuantile(const CallExpr &Call) {
 bool isFullReduction(const CallExpr &Call) {
   const auto *Member = dyn_cast<CXXMemberCallExpr>(&Call);
   if (!Member || !isTensorMethod(Member->getMethodDecl()) ||
-      !isNamed(Member->getMethodDecl(),
+      !utils::isNamedOneOf(Member->getMethodDecl(),
                {"sum", "mean", "max", "min", "prod", "norm", "all", "any",
                 "std", "var", "amax", "amin", "logsumexp", "nansum"}))
     return isScalarQuantile(Call);
@@ -75,7 +66,7 @@ bool mayDropToZeroDim(const CallExpr &Call) {
   if (!Method ||
       !isTensorType(QualType(Method->getParent()->getTypeForDecl(), 0)) ||
       !(Method->getOverloadedOperator() == OO_Subscript ||
-        isNamed(Method, {"select", "index"})))
+        utils::isNamedOneOf(Method, {"select", "index"})))
     return false;
   // `x[mask]`, `x.index({idx, Slice()})` keep their dimensions.
   return llvm::any_of(Call.arguments(), [&](const Expr *Arg) {
@@ -85,11 +76,11 @@ bool mayDropToZeroDim(const CallExpr &Call) {
 }
 
 bool isFromBlob(const FunctionDecl *Fn) {
-  return isNamed(Fn, {"from_blob"}) && isLibTorchInternal(Fn);
+  return utils::isNamedOneOf(Fn, {"from_blob"}) && isLibTorchInternal(Fn);
 }
 
 bool isForwardMethod(const CXXMethodDecl *Method) {
-  return isNamed(Method, {"forward"}) && isModuleClass(Method->getParent());
+  return utils::isNamedOneOf(Method, {"forward"}) && isModuleClass(Method->getParent());
 }
 
 const CXXMethodDecl *forwardMethodOf(const CXXRecordDecl &Module) {
@@ -118,29 +109,29 @@ bool isInPlaceMethod(const CXXMethodDecl *Method) {
 
 bool isParameterAccessor(const CXXMethodDecl *Method) {
   return Method && isModuleClass(Method->getParent()) &&
-         isNamed(Method, {"parameters", "named_parameters", "buffers",
+         utils::isNamedOneOf(Method, {"parameters", "named_parameters", "buffers",
                           "named_buffers"});
 }
 
 bool isRequiresGradSetter(const CXXMethodDecl *Method) {
   return isTensorMethod(Method) &&
-         isNamed(Method, {"requires_grad_", "set_requires_grad"});
+         utils::isNamedOneOf(Method, {"requires_grad_", "set_requires_grad"});
 }
 
 bool isOptionsAccessor(const CXXMethodDecl *Method) {
-  return isTensorMethod(Method) && isNamed(Method, {"options"});
+  return isTensorMethod(Method) && utils::isNamedOneOf(Method, {"options"});
 }
 
 bool isDeviceAccessor(const CXXMethodDecl *Method) {
-  return isTensorMethod(Method) && isNamed(Method, {"device"});
+  return isTensorMethod(Method) && utils::isNamedOneOf(Method, {"device"});
 }
 
 OptionsSetter optionsSetterOf(const FunctionDecl *Fn) {
   if (!Fn || !isLibTorchInternal(Fn))
     return OptionsSetter::Other;
-  if (isNamed(Fn, {"device"}))
+  if (utils::isNamedOneOf(Fn, {"device"}))
     return OptionsSetter::Device;
-  if (isNamed(Fn, {"requires_grad"}))
+  if (utils::isNamedOneOf(Fn, {"requires_grad"}))
     return OptionsSetter::RequiresGrad;
   return OptionsSetter::Other;
 }
@@ -151,7 +142,7 @@ bool isComparison(const FunctionDecl *Fn) {
   if (Fn->isOverloadedOperator())
     return Fn->getOverloadedOperator() == OO_EqualEqual ||
            Fn->getOverloadedOperator() == OO_ExclaimEqual;
-  return isNamed(Fn, {"eq", "ne"}) && isLibTorchInternal(Fn);
+  return utils::isNamedOneOf(Fn, {"eq", "ne"}) && isLibTorchInternal(Fn);
 }
 
 } // namespace clang::tidy::torch_tidy::api

@@ -14,12 +14,6 @@ static bool named(const NamedDecl *D,
   return hasQualifiedName(D, Names);
 }
 
-static bool isMethodNamed(const CXXMethodDecl *Method,
-                          std::initializer_list<llvm::StringRef> Names) {
-  return Method && Method->getDeclName().isIdentifier() &&
-         llvm::is_contained(Names, Method->getName());
-}
-
 static bool isJitModuleClass(const CXXRecordDecl *Record) {
   return named(Record, {"torch::jit::Module", "torch::jit::Object"});
 }
@@ -74,20 +68,20 @@ const ValueDecl *receiverObject(const Expr *Object) {
       Op && (Op->getOperator() == OO_Arrow || Op->getOperator() == OO_Star))
     Bare = utils::ignoreTemporaries(Op->getArg(0));
   if (const auto *Call = dyn_cast<CXXMemberCallExpr>(Bare))
-    if (!isMethodNamed(Call->getMethodDecl(), {"get", "ptr"}))
+    if (!utils::isNamedOneOf(Call->getMethodDecl(), {"get", "ptr"}))
       return nullptr;
   return moduleReceiver(Object);
 }
 
 bool isOptimizerStep(const CXXMemberCallExpr &Call) {
   const CXXMethodDecl *Method = Call.getMethodDecl();
-  return isMethodNamed(Method, {"step"}) &&
+  return utils::isNamedOneOf(Method, {"step"}) &&
          isOptimizerClass(Method->getParent());
 }
 
 bool isZeroGrad(const CXXMemberCallExpr &Call) {
   const CXXMethodDecl *Method = Call.getMethodDecl();
-  return isMethodNamed(Method, {"zero_grad"}) &&
+  return utils::isNamedOneOf(Method, {"zero_grad"}) &&
          (isOptimizerClass(Method->getParent()) ||
           isModuleClass(Method->getParent()));
 }
@@ -97,12 +91,12 @@ static bool isGradAccess(const Expr *E) {
   const auto *Call =
       dyn_cast<CXXMemberCallExpr>(utils::ignoreTemporaries(E));
   return Call && isTensorMethod(Call->getMethodDecl()) &&
-         isMethodNamed(Call->getMethodDecl(), {"grad", "mutable_grad"});
+         utils::isNamedOneOf(Call->getMethodDecl(), {"grad", "mutable_grad"});
 }
 
 bool isManualGradReset(const Expr &E) {
   if (const auto *Call = dyn_cast<CXXMemberCallExpr>(&E))
-    return isMethodNamed(Call->getMethodDecl(), {"zero_", "fill_", "reset"}) &&
+    return utils::isNamedOneOf(Call->getMethodDecl(), {"zero_", "fill_", "reset"}) &&
            isGradAccess(Call->getImplicitObjectArgument());
   if (const auto *Assign = dyn_cast<CXXOperatorCallExpr>(&E))
     return Assign->getOperator() == OO_Equal && Assign->getNumArgs() == 2 &&
@@ -113,7 +107,7 @@ bool isManualGradReset(const Expr &E) {
 bool isBackward(const CallExpr &Call) {
   const FunctionDecl *Fn = Call.getDirectCallee();
   if (const auto *Method = dyn_cast_or_null<CXXMethodDecl>(Fn))
-    return isTensorMethod(Method) && isMethodNamed(Method, {"backward"});
+    return isTensorMethod(Method) && utils::isNamedOneOf(Method, {"backward"});
   return named(Fn, {"torch::autograd::backward"});
 }
 
@@ -123,14 +117,14 @@ bool isAutogradGrad(const CallExpr &Call) {
 
 bool isParametersCall(const CXXMemberCallExpr &Call) {
   const CXXMethodDecl *Method = Call.getMethodDecl();
-  return isMethodNamed(Method, {"parameters", "named_parameters"}) &&
+  return utils::isNamedOneOf(Method, {"parameters", "named_parameters"}) &&
          isAnyModuleClass(Method->getParent());
 }
 
 const Expr *forwardedModule(const CallExpr &Call) {
   if (const auto *Member = dyn_cast<CXXMemberCallExpr>(&Call)) {
     const CXXMethodDecl *Method = Member->getMethodDecl();
-    if (isMethodNamed(Method, {"forward"}) &&
+    if (utils::isNamedOneOf(Method, {"forward"}) &&
         isAnyModuleClass(Method->getParent()))
       return Member->getImplicitObjectArgument();
     return nullptr;
@@ -152,8 +146,8 @@ const Expr *evaluatedModule(const CXXMemberCallExpr &Call) {
   const CXXMethodDecl *Method = Call.getMethodDecl();
   if (!Method || !isAnyModuleClass(Method->getParent()))
     return nullptr;
-  if (isMethodNamed(Method, {"eval"}) ||
-      (isMethodNamed(Method, {"train"}) && Call.getNumArgs() == 1 &&
+  if (utils::isNamedOneOf(Method, {"eval"}) ||
+      (utils::isNamedOneOf(Method, {"train"}) && Call.getNumArgs() == 1 &&
        isFalseLiteral(Call.getArg(0))))
     return Call.getImplicitObjectArgument();
   return nullptr;
@@ -162,7 +156,7 @@ const Expr *evaluatedModule(const CXXMemberCallExpr &Call) {
 const Expr *trainedModule(const CXXMemberCallExpr &Call) {
   const CXXMethodDecl *Method = Call.getMethodDecl();
   if (!Method || !isAnyModuleClass(Method->getParent()) ||
-      !isMethodNamed(Method, {"train"}))
+      !utils::isNamedOneOf(Method, {"train"}))
     return nullptr;
   return Call.getNumArgs() == 0 || isTrueLiteral(Call.getArg(0))
              ? Call.getImplicitObjectArgument()
@@ -227,7 +221,7 @@ bool isGradModeOff(const CallExpr &Call) {
 const Expr *frozenTensor(const CXXMemberCallExpr &Call) {
   const CXXMethodDecl *Method = Call.getMethodDecl();
   if (!isTensorMethod(Method) ||
-      !isMethodNamed(Method, {"requires_grad_", "set_requires_grad"}) ||
+      !utils::isNamedOneOf(Method, {"requires_grad_", "set_requires_grad"}) ||
       Call.getNumArgs() == 0 || isTrueLiteral(Call.getArg(0)))
     return nullptr;
   return Call.getImplicitObjectArgument();

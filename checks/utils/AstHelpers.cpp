@@ -71,6 +71,12 @@ const Expr *ignoreTemporaries(const Expr *E) {
   }
 }
 
+bool isNamedOneOf(const NamedDecl *D,
+                  std::initializer_list<llvm::StringRef> Names) {
+  return D && D->getDeclName().isIdentifier() &&
+         llvm::is_contained(Names, D->getName());
+}
+
 const ValueDecl *namedObject(const Expr &E) {
   const Expr *Bare = E.IgnoreParenImpCasts();
   if (const auto *Ref = dyn_cast<DeclRefExpr>(Bare))

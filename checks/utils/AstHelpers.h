@@ -28,6 +28,11 @@ const Expr *ignoreTemporaries(const Expr *E);
 /// `x`, `this->x` or `x_` inside a method. Null otherwise.
 const ValueDecl *namedObject(const Expr &E);
 
+/// Whether \p D has a plain identifier for a name and it is one of \p Names
+/// (false for null, operators and constructors).
+bool isNamedOneOf(const NamedDecl *D,
+                  std::initializer_list<llvm::StringRef> Names);
+
 /// The references to \p Decl in \p Body that may be evaluated after \p After
 /// (later in the same block, in a block \p After's block reaches, or again
 /// in the next iteration of a loop), not counting \p After's own operands:
