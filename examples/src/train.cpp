@@ -47,7 +47,9 @@ void train(ShapesNet& model, const TrainConfig& cfg, torch::Device device) {
       optimizer.zero_grad();
       total.backward();
       optimizer.step();
-      epoch_loss += total.item<double>() * images.size(0);  // BUG(device-sync-in-loop): item() waits for the GPU every step: the queue drains once per batch
+      // Not a synchronisation yet: 'total' is on the CPU (line 40). Once it is
+      // created on the device, device-sync-in-loop reports this item().
+      epoch_loss += total.item<double>() * images.size(0);
     }
     std::cout << "epoch " << epoch << " loss " << epoch_loss / num_samples << '\n';
     save_checkpoint(model, optimizer, cfg.checkpoint_dir, epoch);
