@@ -11,7 +11,7 @@ names the rules agree:
   - test/checks/<name>.cpp exists for each rule, and every fixture
     (<name>.<variant>.cpp included) belongs to a rule;
   - the README's check table has one row per rule, in the same order, linking
-    to its doc page;
+    to its doc page and naming its severity in Checks.def;
   - torch-tidy --list-checks lists exactly the rules (the module is built
     from Checks.def), and its SARIF rules[] describes each of them with its
     summary, severity (the first tag) and precision (the catalog is built
@@ -35,7 +35,7 @@ SEVERITY_SECTION = re.compile(
     r'^## Severity\n\n\*\*([a-z]+)\*\*, precision \*\*([a-z-]+)\*\*',
     re.MULTILINE)
 LITERAL = re.compile(r'"((?:[^"\\]|\\.)*)"')
-README_ROW = re.compile(r'^\| \[([a-z0-9-]+)\]\(docs/checks/([^)]+)\) \|',
+README_ROW = re.compile(r'^\| \[([a-z0-9-]+)\]\(docs/checks/([^)]+)\) \| ([a-z]+) \|',
                         re.MULTILINE)
 
 
@@ -121,12 +121,16 @@ def main():
 
     with open(os.path.join(root, 'README.md'), encoding='utf-8') as f:
         rows = README_ROW.findall(f.read())
-    if [name for name, _ in rows] != names:
+    if [name for name, _, _ in rows] != names:
         problems.append('the README check table lists %s, Checks.def %s' %
-                        ([name for name, _ in rows], names))
-    for name, link in rows:
+                        ([name for name, _, _ in rows], names))
+    severities = {name: severity for name, _, severity, _, _ in rules}
+    for name, link, severity in rows:
         if link != name + '.md':
             problems.append('README: %s links to docs/checks/%s' % (name, link))
+        if name in severities and severity != severities[name].lower():
+            problems.append('README: %s is a %s rule, Checks.def says %s'
+                            % (name, severity, severities[name].lower()))
 
     listed = subprocess.run([args.torch_tidy, '--list-checks'],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
