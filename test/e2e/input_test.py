@@ -11,6 +11,7 @@ result cache that output settings do not throw away, and the installed tool.
 import json
 import os
 import re
+import shutil
 import subprocess
 import time
 import unittest
@@ -404,9 +405,9 @@ class InstallTest(ProjectTestCase):
     def setUpClass(cls):
         cls.paths = cls.make({'a.cpp': DISCARDED_CPP})
         cls.prefix = os.path.join(cls.root, 'prefix')
-        build = os.path.dirname(os.path.dirname(os.path.abspath(e2e.ARGS.torch_tidy)))
+        cls.build = os.path.dirname(os.path.dirname(os.path.abspath(e2e.ARGS.torch_tidy)))
         cls.install = Result(subprocess.run(
-            ['cmake', '--install', build, '--prefix', cls.prefix],
+            ['cmake', '--install', cls.build, '--prefix', cls.prefix],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
 
     def test_the_files(self):
@@ -419,6 +420,29 @@ class InstallTest(ProjectTestCase):
         page = read(os.path.join(self.prefix, 'share/man/man1/torch-tidy.1'))
         self.assertTrue(page.startswith('.TH TORCH-TIDY 1'), page[:200])
         self.assertIn('--warnings-as-errors', page)
+
+    def test_the_debian_package(self):
+        if not shutil.which('cpack') or not shutil.which('dpkg-deb'):
+            raise unittest.SkipTest('cpack or dpkg-deb is not installed')
+        out = os.path.join(self.root, 'package')
+        made = Result(subprocess.run(
+            ['cpack', '-G', 'DEB', '--config',
+             os.path.join(self.build, 'CPackConfig.cmake'), '-B', out],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+        self.assertEqual(made.code, 0, made)
+        [deb] = [f for f in os.listdir(out) if f.endswith('.deb')]
+        deb = os.path.join(out, deb)
+        listed = subprocess.run(['dpkg-deb', '-c', deb], stdout=subprocess.PIPE,
+                                text=True, check=True).stdout
+        for path in ('./usr/bin/torch-tidy', './usr/lib/libTorchTidyModule.so',
+                     './usr/share/man/man1/torch-tidy.1',
+                     './usr/share/doc/torch-tidy/README.md'):
+            self.assertIn(' ' + path + '\n', listed)
+        depends = subprocess.run(['dpkg-deb', '-f', deb, 'Depends'],
+                                 stdout=subprocess.PIPE, text=True,
+                                 check=True).stdout
+        for package in ('libclang-cpp19', 'libllvm19', 'libclang-common-19-dev'):
+            self.assertIn(package, depends)
 
     def test_the_installed_tool_runs(self):
         self.assertEqual(self.install.code, 0, self.install)
