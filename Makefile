@@ -5,7 +5,7 @@
 BUILD ?= build
 JOBS ?= 2
 
-.PHONY: deps build demo test ctest bench clean
+.PHONY: deps build demo test ctest bench clean install package
 .PHONY: instrumented-build fuzz-build fuzz fuzz-smoke sanitize-build sanitize sanitize-smoke
 
 deps:
@@ -29,6 +29,15 @@ test:
 # scripts/ci/test-times.py the time of each test.
 ctest: build
 	cd $(BUILD) && ctest -j $(JOBS) --output-on-failure --output-junit ctest-junit.xml
+
+# torch-tidy, torch-tidy-probe, the plugin, the man page and the docs under
+# PREFIX (cmake/Install.cmake); a Debian package of them in $(BUILD).
+PREFIX ?= /usr/local
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
+
+package: build
+	cd $(BUILD) && cpack -G DEB
 
 bench: build
 	bash bench/run.sh

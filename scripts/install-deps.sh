@@ -12,10 +12,12 @@ set -euo pipefail
 # databases of Meson and Bear, the pre-commit hook). neovim: the language server's
 # e2e test, a real editor (test/lsp/neovim_test.py). ccache: every build directory
 # compiles through it (cmake/CompilerCache.cmake), so a second build reuses objects.
+# dpkg-dev: make package (CPack's dpkg-shlibdeps finds the package's dependencies).
 packages=(
   clang-19 clang-tidy-19 libclang-19-dev libclang-cpp19-dev llvm-19-dev llvm-19-tools
   libclang-rt-19-dev libtorch-dev nlohmann-json3-dev libgtest-dev libgmock-dev
   cmake ninja-build python3 python3-yaml make git meson bear pre-commit neovim ccache
+  dpkg-dev
 )
 # OpenCV: nerf-libtorch, koba-jon/pytorch_cpp, LibtorchTutorials, libtorch-yolov5,
 # pytorch/examples. Eigen: OpenCV's optional interop. Boost, png++, OpenMP (clang's omp.h):

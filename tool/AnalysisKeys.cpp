@@ -33,11 +33,47 @@ CacheKey cacheKeyFor(const std::string &File,
     for (const std::string &Arg : C.CommandLine)
       Command.add(Arg);
   }
+  std::map<std::string, std::string> Settings =
+      findingSettings(Options, FixNotes);
+  DigestBuilder Config;
+  for (const auto &[Name, Value] : Settings)
+    Config.add(Name).add(Value);
+  return {File, Tool.str(), Command.hex(), Config.hex(), std::move(Settings)};
+}
+
+std::map<std::string, std::string>
+findingSettings(const tidy::ClangTidyOptions &Options, bool FixNotes) {
   tidy::ClangTidyOptions Effective = Options;
-  Effective.User.reset(); // who runs it does not change the findings
-  std::string Config = tidy::configurationAsText(Effective);
-  return {File, Tool.str(), Command.hex(),
-          DigestBuilder().add(Config).add(FixNotes ? "fix-notes" : "").hex()};
+  // Who runs it and how the findings are shown do not change them: the
+  // warnings that are errors are marked after the analysis
+  // (markWarningsAsErrors).
+  Effective.User.reset();
+  Effective.WarningsAsErrors.reset();
+  Effective.UseColor.reset();
+  std::map<std::string, std::string> Settings;
+  for (const auto &[Name, Option] : Effective.CheckOptions)
+    Settings["CheckOptions." + Name.str()] = Option.Value;
+  Effective.CheckOptions.clear();
+  // The other keys as configurationAsText() writes them: a line "Key: value"
+  // and the indented lines of a list below it.
+  std::string Current;
+  std::string Text = tidy::configurationAsText(Effective);
+  llvm::SmallVector<llvm::StringRef> Lines;
+  llvm::StringRef(Text).split(Lines, '\n');
+  for (llvm::StringRef Line : Lines) {
+    if (Line.empty() || Line == "---" || Line == "...")
+      continue;
+    if (!Line.starts_with(" ") && !Line.starts_with("-") && Line.contains(':')) {
+      auto [Name, Value] = Line.split(':');
+      Current = Name.str();
+      Settings[Current] = Value.trim().str();
+    } else {
+      Settings[Current] += "\n" + Line.trim().str();
+    }
+  }
+  if (FixNotes)
+    Settings["--fix-notes"] = "on";
+  return Settings;
 }
 
 static bool isCppSource(llvm::StringRef File) {

@@ -12,6 +12,7 @@
 #include "ResultCache.h"
 #include "clang-tidy/ClangTidyOptions.h"
 #include "clang/Tooling/CompilationDatabase.h"
+#include <map>
 #include <optional>
 #include <string>
 
@@ -27,6 +28,12 @@ CacheKey cacheKeyFor(const std::string &File,
                      const clang::tooling::CompilationDatabase &Database,
                      const clang::tidy::ClangTidyOptions &Options,
                      bool FixNotes, llvm::StringRef Tool);
+
+/// The configuration that decides \p Options's findings, setting by setting
+/// (CacheKey::Settings): without the output settings (WarningsAsErrors,
+/// UseColor) and the user's name.
+std::map<std::string, std::string>
+findingSettings(const clang::tidy::ClangTidyOptions &Options, bool FixNotes);
 
 /// What \p File's compile command does but for the file: files with equal
 /// keys may share a precompiled header. Nothing when the file cannot share

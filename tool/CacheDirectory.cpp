@@ -87,6 +87,31 @@ void CacheDirectory::touch(llvm::StringRef Relative) const {
   llvm::sys::Process::SafelyCloseFileDescriptor(FD);
 }
 
+std::vector<std::string>
+CacheDirectory::listByUse(llvm::StringRef Relative) const {
+  std::vector<std::pair<llvm::sys::TimePoint<>, std::string>> Files;
+  std::error_code EC;
+  for (fs::directory_iterator It(path(Relative), EC), End; It != End && !EC;
+       It.increment(EC)) {
+    fs::file_status Status;
+    llvm::StringRef Name = path::filename(It->path());
+    if (fs::status(It->path(), Status) || !fs::is_regular_file(Status) ||
+        Name.contains(".torch-tidy-"))
+      continue;
+    Files.emplace_back(Status.getLastModificationTime(),
+                       (Relative + "/" + Name).str());
+  }
+  llvm::sort(Files, [](const auto &A, const auto &B) { return A > B; });
+  std::vector<std::string> Paths;
+  for (auto &[Used, Path] : Files)
+    Paths.push_back(std::move(Path));
+  return Paths;
+}
+
+void CacheDirectory::remove(llvm::StringRef Relative) const {
+  fs::remove(path(Relative));
+}
+
 namespace {
 
 /// What eviction removes at once: a file, or a precompiled header's

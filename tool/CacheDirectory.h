@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace torch_tidy {
 
@@ -40,6 +41,10 @@ public:
   llvm::Error write(llvm::StringRef Relative, llvm::StringRef Contents) const;
   /// Marks \p Relative as used now: eviction removes it last.
   void touch(llvm::StringRef Relative) const;
+  /// The files of the directory \p Relative, as relative paths, the most
+  /// recently used first; none when it does not exist.
+  std::vector<std::string> listByUse(llvm::StringRef Relative) const;
+  void remove(llvm::StringRef Relative) const;
   /// Removes the least recently used entries (files of results/ and inputs/,
   /// directories of pch/) until the cache is under 90% of its limit, when it
   /// is over it; and temporaries left by interrupted writes.

@@ -15,6 +15,7 @@
 #include "Confirmation.h"
 #include "CrossFile.h"
 #include "Finding.h"
+#include "FindingStream.h"
 #include "FixApplier.h"
 #include "CrashReport.h"
 #include "Gate.h"
@@ -133,7 +134,7 @@ static cl::list<std::string> ExtraArgsBefore("extra-arg-before", cl::desc(R"(
 An argument to prepend to the compiler command line.)"),
                                              cl::cat(Category));
 
-enum class Format { Text, Json, JsonLines, Sarif };
+enum class Format { Text, Json, JsonLines, Sarif, GitHub };
 static cl::opt<Format, false, ValueListParser<Format>> OutputFormat(
     "format", cl::desc("Output format:"),
     cl::values(clEnumValN(Format::Text, "text", "clang-tidy's text (default)"),
@@ -141,7 +142,10 @@ static cl::opt<Format, false, ValueListParser<Format>> OutputFormat(
                           "a JSON array of findings, one object each"),
                clEnumValN(Format::JsonLines, "jsonl",
                           "JSON Lines: one finding's object per line"),
-               clEnumValN(Format::Sarif, "sarif", "SARIF 2.1.0")),
+               clEnumValN(Format::Sarif, "sarif", "SARIF 2.1.0"),
+               clEnumValN(Format::GitHub, "github",
+                          "text and GitHub Actions' annotations; a job "
+                          "summary in $GITHUB_STEP_SUMMARY")),
     cl::init(Format::Text), cl::cat(Category));
 static cl::opt<std::string> OutputFile("output", cl::desc(R"(
 Write the findings to this file instead of standard output.)"),
@@ -381,6 +385,10 @@ static std::string render(const std::vector<Finding> &Findings,
   case Format::JsonLines:
     writeJsonLines(OS, Findings);
     break;
+  case Format::GitHub:
+    writeGitHub(OS, Findings,
+                absolute(SourceRoot.empty() ? "." : SourceRoot.getValue()));
+    break;
   case Format::Sarif: {
     std::string Root = absolute(SourceRoot.empty() ? "." : SourceRoot.getValue());
     if (size_t LeftOut = writeSarif(OS, Counted.sarifFindings(),
@@ -422,6 +430,36 @@ asClangTidyErrors(const std::vector<Finding> &Findings) {
     Errors.push_back(std::move(E));
   }
   return Errors;
+}
+
+/// Whether the findings can be printed as each file is done: on stdout that
+/// is not a terminal (a log, a pipe; a terminal shows the progress line), in
+/// a format that need not see the whole run, when nothing after the analysis
+/// removes or changes findings (a baseline, a line filter, the probe).
+static bool streamsFindings(const Gate &Counted) {
+  bool Streamable = OutputFormat == Format::Text ||
+                    OutputFormat == Format::JsonLines ||
+                    OutputFormat == Format::GitHub;
+  return Streamable && OutputFile.empty() &&
+         !llvm::sys::Process::StandardOutIsDisplayed() &&
+         Counted.keepsEveryFinding() && !Confirm.getNumOccurrences() &&
+         VerdictsFile.empty();
+}
+
+/// --format=github: appends the job summary to $GITHUB_STEP_SUMMARY, when
+/// the run is a step of a workflow.
+static llvm::Error writeJobSummary(const std::vector<Finding> &Findings) {
+  std::optional<std::string> Path =
+      llvm::sys::Process::GetEnv("GITHUB_STEP_SUMMARY");
+  if (OutputFormat != Format::GitHub || !Path || Path->empty())
+    return llvm::Error::success();
+  std::error_code EC;
+  llvm::raw_fd_ostream OS(*Path, EC, llvm::sys::fs::OF_Append);
+  if (EC)
+    return llvm::createStringError(EC, "cannot write the job summary '%s': %s",
+                                   Path->c_str(), EC.message().c_str());
+  writeGitHubSummary(OS, Findings);
+  return llvm::Error::success();
 }
 
 /// --emit-plans, --confirm and --verdicts.
@@ -656,7 +694,19 @@ int runDriver(int Argc, const char **Argv) {
     return fail(llvm::toString(std::move(Err)));
   ProjectSettings Settings;
   Settings.Jobs = Jobs ? Jobs : llvm::hardware_concurrency().compute_thread_count();
-  Settings.ShowProgress = !Quiet && llvm::sys::Process::StandardErrIsDisplayed();
+  Settings.Progress = Quiet ? ProgressStyle::None
+                     : llvm::sys::Process::StandardErrIsDisplayed()
+                         ? ProgressStyle::Terminal
+                         : ProgressStyle::Log;
+  std::optional<FindingStream> Stream;
+  if (streamsFindings(*Counted)) {
+    Stream.emplace(llvm::outs(), [&](const std::vector<Finding> &Done) {
+      return render(Done, *Counted, /*ToTerminal=*/false);
+    });
+    Settings.OnFileDone = [&](const std::vector<Finding> &Done) {
+      Stream->print(Done);
+    };
+  }
   Settings.FixNotes = FixNotes;
   Settings.Tool = toolDigest(Executable);
   Settings.Cache = Stores.Results.get();
@@ -693,13 +743,19 @@ int runDriver(int Argc, const char **Argv) {
     if (llvm::Error Err = exportFixes(Findings, asClangTidyErrors(Findings)))
       return fail(llvm::toString(std::move(Err)));
 
-  std::string Report = render(Findings, *Counted, OutputFile.empty());
+  // Streamed, only what cross-file resolution added is left to print.
+  std::string Report =
+      render(Stream ? Stream->unprinted(Findings) : Findings, *Counted,
+             OutputFile.empty());
   if (OutputFile.empty()) {
     llvm::outs() << Report;
     llvm::outs().flush();
   } else if (llvm::Error Err = writeFileAtomically(OutputFile, Report)) {
     return fail(llvm::toString(std::move(Err)));
   }
+
+  if (llvm::Error Err = writeJobSummary(Findings))
+    return fail(llvm::toString(std::move(Err)));
 
   if (Fix || FixErrors || FixNotes) {
     if (CompilerErrors && !FixErrors) {

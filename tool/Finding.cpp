@@ -1,6 +1,7 @@
 //===--- Finding.cpp - One diagnostic, ready for every output format ------===//
 
 #include "Finding.h"
+#include "clang-tidy/GlobList.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include <algorithm>
@@ -145,6 +146,17 @@ void sortAndDeduplicate(std::vector<Finding> &Findings) {
                                return Key(A) == Key(B);
                              }),
                  Findings.end());
+}
+
+void markWarningsAsErrors(std::vector<Finding> &Findings,
+                          llvm::StringRef WarningsAsErrors) {
+  clang::tidy::CachedGlobList Globs(WarningsAsErrors);
+  for (Finding &F : Findings) {
+    if (F.isCompilerError())
+      continue; // an error of its own, not a warning
+    F.IsWarningAsError = Globs.contains(F.Check);
+    F.IsError = F.IsWarningAsError;
+  }
 }
 
 } // namespace torch_tidy

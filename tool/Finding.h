@@ -88,6 +88,13 @@ const Span *extentAt(const Span &Where, const std::vector<Span> &Ranges);
 /// header seen from two translation units).
 void sortAndDeduplicate(std::vector<Finding> &Findings);
 
+/// Makes the warnings of checks that \p WarningsAsErrors (globs, as
+/// --warnings-as-errors) names errors, and only those: as clang-tidy's engine
+/// decides it, but after the analysis, so that a cached analysis serves any
+/// --warnings-as-errors.
+void markWarningsAsErrors(std::vector<Finding> &Findings,
+                          llvm::StringRef WarningsAsErrors);
+
 } // namespace torch_tidy
 
 #endif // TORCH_TIDY_TOOL_FINDING_H

@@ -43,6 +43,10 @@ public:
   llvm::Error apply(std::vector<Finding> &Findings,
                     const std::string &SourceRoot, bool Quiet);
 
+  /// Whether apply() keeps every finding (no line filter, no baseline), so
+  /// that findings can be printed before it runs.
+  bool keepsEveryFinding() const { return !Lines && !Baseline; }
+
   /// What SARIF shows: every finding on the chosen lines, with the
   /// baseline's state of each, and the fixed ones.
   const std::vector<Finding> &sarifFindings() const { return ForSarif; }

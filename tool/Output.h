@@ -23,6 +23,18 @@ void writeJson(llvm::raw_ostream &OS, const std::vector<Finding> &Findings);
 void writeJsonLines(llvm::raw_ostream &OS,
                     const std::vector<Finding> &Findings);
 
+/// GitHub Actions' log: each finding as writeText() writes it, then as a
+/// workflow command (::error, ::warning or ::notice by severity) that makes
+/// it an annotation; paths relative to \p SourceRoot, as the workspace has
+/// them.
+void writeGitHub(llvm::raw_ostream &OS, const std::vector<Finding> &Findings,
+                 llvm::StringRef SourceRoot);
+
+/// GitHub Actions' job summary ($GITHUB_STEP_SUMMARY): a Markdown table of
+/// \p Findings by rule and severity.
+void writeGitHubSummary(llvm::raw_ostream &OS,
+                        const std::vector<Finding> &Findings);
+
 /// GitHub code scanning rejects a SARIF run with more results than this
 /// (docs.github.com, "SARIF results exceed limit"; it shows the 5,000 most
 /// severe of them).

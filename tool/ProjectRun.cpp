@@ -56,14 +56,49 @@ static void runInParallel(const std::vector<std::function<void()>> &Tasks,
     T.join();
 }
 
+/// A log gets a progress line after this many files or seconds, whichever
+/// comes first: a short run's log is its findings and its summary alone.
+static constexpr size_t LogEveryFiles = 10;
+static constexpr std::chrono::seconds LogEvery(5);
+
 void ProjectRun::progress(const std::string &File, llvm::StringRef Note) {
   std::lock_guard<std::mutex> Guard(Lock);
   ++Done;
-  if (!Settings.ShowProgress)
+  switch (Settings.Progress) {
+  case ProgressStyle::None:
     return;
-  llvm::errs() << "\r\033[K[" << Done << "/" << Total << "] " << File;
-  if (!Note.empty())
-    llvm::errs() << " (" << Note << ")";
+  case ProgressStyle::Terminal:
+    llvm::errs() << "\r\033[K[" << Done << "/" << Total << "] " << File;
+    if (!Note.empty())
+      llvm::errs() << " (" << Note << ")";
+    return;
+  case ProgressStyle::Log: {
+    auto Now = std::chrono::steady_clock::now();
+    if (Done - LoggedDone < LogEveryFiles && Now - LoggedAt < LogEvery)
+      return;
+    LoggedDone = Done;
+    LoggedAt = Now;
+    llvm::errs() << "[" << Done << "/" << Total << "] " << File;
+    if (!Note.empty())
+      llvm::errs() << " (" << Note << ")";
+    llvm::errs() << "\n";
+    return;
+  }
+  }
+}
+
+void ProjectRun::finishFile(FileState &State) {
+  // The warnings that are errors are an output setting, not part of the
+  // analysis: decided here, for fresh and cached analyses alike.
+  markWarningsAsErrors(State.Findings,
+                       OptionsFor(State.File).WarningsAsErrors.value_or(""));
+  sortAndDeduplicate(State.Findings);
+  if (!Settings.OnFileDone)
+    return;
+  std::lock_guard<std::mutex> Guard(Lock);
+  if (Settings.Progress == ProgressStyle::Terminal)
+    llvm::errs() << "\r\033[K"; // the findings where the progress line was
+  Settings.OnFileDone(State.Findings);
 }
 
 void ProjectRun::lookUpCache(std::vector<FileState> &States) {
@@ -81,6 +116,7 @@ void ProjectRun::lookUpCache(std::vector<FileState> &States) {
       State.Findings = readWorkerOutput(State.File, *Found.Output, Index,
                                         State.CrossFile);
       progress(State.File, "cached");
+      finishFile(State);
       std::lock_guard<std::mutex> Guard(Lock);
       ++Count.Cached;
     });
@@ -154,6 +190,7 @@ void ProjectRun::analyse(FileState &State, const std::string &Pch) {
   WorkerRun Run = Launcher.analyze(State.File, Pch);
   if (!Run.Succeeded) {
     State.Findings = {crashFinding(State.File, Run.Problem, Run.Stderr, Index)};
+    finishFile(State);
     std::lock_guard<std::mutex> Guard(Lock);
     ++Count.Analysed;
     ++Count.Crashed;
@@ -172,6 +209,7 @@ void ProjectRun::analyse(FileState &State, const std::string &Pch) {
   if (Settings.Cache && State.Key && Clean)
     Settings.Cache->store(*State.Key, Run.Output, Run.Read, Run.ReadThroughPch,
                           Started, State.Because);
+  finishFile(State);
   std::lock_guard<std::mutex> Guard(Lock);
   ++Count.Analysed;
   Count.FailedToCompile += !Compiled;
@@ -226,7 +264,7 @@ std::vector<Finding> ProjectRun::run(const std::vector<std::string> &Files) {
       });
     }
   runInParallel(Tasks, Settings.Jobs);
-  if (Settings.ShowProgress)
+  if (Settings.Progress == ProgressStyle::Terminal)
     llvm::errs() << "\r\033[K";
 
   // Cached or not, every file's findings and what it leaves for the others:

@@ -3,8 +3,10 @@
 // Analyses the files of a run in worker processes, -j at a time: a file whose
 // cached analysis is still valid is replayed instead (ResultCache.h), and
 // files whose leading includes agree are parsed from a precompiled header of
-// them, built once (SharedPch.h). On a terminal, progress is one line; at the
-// end, one line says how many findings the run has, how many files were
+// them, built once (SharedPch.h). On a terminal, progress is one line that
+// rewrites itself; in a log (a pipe, CI), a line every few files or seconds,
+// as ninja and ctest write theirs. Each file's findings can be handed on as
+// soon as the file is done (a streaming output). At the end, one line says how many findings the run has, how many files were
 // cached, analysed, parsed from a shared precompiled header or failed to
 // compile, and how long it took.
 //
@@ -28,9 +30,20 @@
 
 namespace torch_tidy {
 
+/// How a run shows its progress on stderr.
+enum class ProgressStyle {
+  None,
+  Terminal, // one line, rewritten
+  Log,      // "[12/41] src/train.cpp" every few files or seconds
+};
+
 struct ProjectSettings {
   unsigned Jobs = 1;
-  bool ShowProgress = false;
+  ProgressStyle Progress = ProgressStyle::None;
+  /// Given each file's findings, sorted, as soon as the file is done, one
+  /// file at a time; those that cross-file resolution adds come only in
+  /// run()'s result.
+  std::function<void(const std::vector<Finding> &)> OnFileDone;
   bool FixNotes = false;
   /// The digest of torch-tidy's build (toolDigest()).
   std::string Tool;
@@ -72,6 +85,7 @@ private:
   std::string buildPrefix(Prefix &P);
   void analyse(FileState &State, const std::string &Pch);
   void progress(const std::string &File, llvm::StringRef Note);
+  void finishFile(FileState &State);
 
   const WorkerLauncher &Launcher;
   const clang::tooling::CompilationDatabase &Database;
@@ -81,6 +95,9 @@ private:
   SourceIndex Index;
   std::mutex Lock;
   size_t Done = 0, Total = 0;
+  /// Where the last progress line of a log was written.
+  size_t LoggedDone = 0;
+  std::chrono::steady_clock::time_point LoggedAt = std::chrono::steady_clock::now();
   struct {
     size_t Cached = 0, Analysed = 0, FromSharedPch = 0, Crashed = 0;
     size_t FailedToCompile = 0;

@@ -1,17 +1,19 @@
 //===--- ResultCache.cpp - A file's analysis, replayed when nothing changed ===//
 
 #include "ResultCache.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include <nlohmann/json.hpp>
 #include <chrono>
 #include <ctime>
+#include <set>
 
 namespace torch_tidy {
 
 using nlohmann::json;
 
 /// Entries of another format are damaged entries: they are written again.
-static constexpr int Format = 1;
+static constexpr int Format = 2;
 
 struct ResultCache::Entry {
   std::string Relative;
@@ -19,9 +21,51 @@ struct ResultCache::Entry {
   std::string Output;
 };
 
-/// Where the entry of \p File, or the shared input list \p Digest, lives.
+/// Where the shared input list \p Digest lives.
 static std::string entryPath(llvm::StringRef Kind, llvm::StringRef Digest) {
   return (Kind + "/" + Digest.take_front(2) + "/" + Digest + ".json").str();
+}
+
+/// The directory of \p File's entries, one per configuration.
+static std::string entriesOf(const std::string &File) {
+  std::string Digest = digestOf(File);
+  return "results/" + Digest.substr(0, 2) + "/" + Digest;
+}
+
+static std::string entryPath(const CacheKey &Key) {
+  return entriesOf(Key.File) + "/" + Key.Config + ".json";
+}
+
+/// What differs between the settings \p Then and \p Now: "the check
+/// options changed: device-sync-in-loop.ReportNecessary", "the configuration
+/// changed: Checks".
+static std::string changedSettings(const json &Then,
+                                   const std::map<std::string, std::string> &Now) {
+  std::set<std::string> Names;
+  if (Then.is_object())
+    for (const auto &[Name, Value] : Then.items())
+      Names.insert(Name);
+  for (const auto &[Name, Value] : Now)
+    Names.insert(Name);
+  std::vector<std::string> Options, Others;
+  llvm::StringRef OptionPrefix = "CheckOptions.";
+  for (const std::string &Name : Names) {
+    auto It = Now.find(Name);
+    json Was = Then.is_object() ? Then.value(Name, json()) : json();
+    if (It != Now.end() && Was.is_string() && Was.get<std::string>() == It->second)
+      continue;
+    if (llvm::StringRef(Name).starts_with(OptionPrefix))
+      Options.push_back(Name.substr(OptionPrefix.size()));
+    else
+      Others.push_back(Name);
+  }
+  std::string Text;
+  if (!Others.empty())
+    Text = "the configuration changed: " + llvm::join(Others, ", ");
+  if (!Options.empty())
+    Text += (Text.empty() ? "" : "; ") +
+            ("the check options changed: " + llvm::join(Options, ", "));
+  return Text.empty() ? "the configuration changed" : Text;
 }
 
 static json inputList(const std::vector<std::string> &Files,
@@ -34,10 +78,10 @@ static json inputList(const std::vector<std::string> &Files,
 
 std::optional<ResultCache::Entry>
 ResultCache::readEntry(const CacheKey &Key, std::string &Problem) {
-  Entry E{entryPath("results", digestOf(Key.File)), json(), ""};
+  Entry E{entryPath(Key), json(), ""};
   std::optional<std::string> Text = Directory.read(E.Relative);
   if (!Text) {
-    Problem = "it is not in the cache";
+    Problem = otherConfiguration(Key);
     return std::nullopt;
   }
   E.Fields = json::parse(*Text, nullptr, /*allow_exceptions=*/false);
@@ -81,8 +125,6 @@ std::string ResultCache::staleness(const Entry &E, const CacheKey &Key) {
     return "torch-tidy changed";
   if (F.value("command", "") != Key.Command)
     return "its compile command changed";
-  if (F.value("config", "") != Key.Config)
-    return "the configuration changed";
   std::string Changed = changedInput(F["inputs"], Key.File, Digests);
   if (!Changed.empty())
     return Changed;
@@ -96,6 +138,26 @@ std::string ResultCache::staleness(const Entry &E, const CacheKey &Key) {
   if (!List.is_array())
     return "its list of inputs is no longer in the cache";
   return changedInput(List, Key.File, Digests);
+}
+
+/// Why \p Key's configuration has no entry: what changed since the one
+/// used last, if the file has any.
+std::string ResultCache::otherConfiguration(const CacheKey &Key) {
+  for (const std::string &Relative : Directory.listByUse(entriesOf(Key.File))) {
+    std::optional<std::string> Text = Directory.read(Relative);
+    json Fields = Text ? json::parse(*Text, nullptr, false) : json();
+    if (Fields.is_object() && Fields.value("file", "") == Key.File)
+      return changedSettings(Fields.value("settings", json()), Key.Settings);
+  }
+  return "it is not in the cache";
+}
+
+/// Removes \p Key's file's entries of all but its most recently used
+/// configurations.
+void ResultCache::keepFewConfigurations(const CacheKey &Key) {
+  std::vector<std::string> Entries = Directory.listByUse(entriesOf(Key.File));
+  for (size_t I = ConfigurationsPerFile; I < Entries.size(); ++I)
+    Directory.remove(Entries[I]);
 }
 
 CacheLookup ResultCache::lookup(const CacheKey &Key) {
@@ -135,6 +197,7 @@ void ResultCache::store(const CacheKey &Key, llvm::StringRef Output,
                 {"tool", Key.Tool},
                 {"command", Key.Command},
                 {"config", Key.Config},
+                {"settings", Key.Settings},
                 {"inputs", inputList(Read, Digests)},
                 {"analysed", now()},
                 {"because", Because},
@@ -152,8 +215,8 @@ void ResultCache::store(const CacheKey &Key, llvm::StringRef Output,
       }
     Entry["sharedInputs"] = Shared;
   }
-  llvm::consumeError(Directory.write(entryPath("results", digestOf(Key.File)),
-                                     Entry.dump()));
+  llvm::consumeError(Directory.write(entryPath(Key), Entry.dump()));
+  keepFewConfigurations(Key);
 }
 
 std::string ResultCache::explain(const CacheKey &Key) {

@@ -3,10 +3,13 @@
 // The unit stored is a file's whole worker output (Worker.h), as the worker
 // wrote it, uninterpreted: a hit gives the driver exactly what a fresh
 // analysis would. An entry is keyed by the file, the compile command, the
-// effective configuration and torch-tidy's build, and holds the digest of
-// every file the analysis read (the file, its headers, LibTorch's): it is
-// replayed only when all of them are unchanged. An entry that cannot be read
-// whole is ignored, and written again after the analysis.
+// configuration that decides the findings (not the output settings) and
+// torch-tidy's build, and holds the digest of every file the analysis read
+// (the file, its headers, LibTorch's): it is replayed only when all of them
+// are unchanged. A file keeps an entry for each of its last few
+// configurations, so that runs that alternate between two (a pre-commit
+// hook's and the command line's) replay each other's. An entry that cannot
+// be read whole is ignored, and written again after the analysis.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +19,7 @@
 #include "CacheDirectory.h"
 #include "ContentDigest.h"
 #include "llvm/Support/Chrono.h"
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,7 +31,11 @@ struct CacheKey {
   std::string File;    // absolute
   std::string Tool;    // digest of torch-tidy's build and clang's version
   std::string Command; // digest of the file's compile commands
-  std::string Config;  // digest of the effective configuration
+  std::string Config;  // digest of the configuration that decides findings
+  /// The same configuration, setting by setting ("Checks",
+  /// "CheckOptions.device-sync-in-loop.ReportNecessary", ...), to say which
+  /// one changed.
+  std::map<std::string, std::string> Settings;
 };
 
 struct CacheLookup {
@@ -39,6 +47,10 @@ struct CacheLookup {
 
 class ResultCache {
 public:
+  /// The configurations a file keeps entries for; the least recently used
+  /// one beyond them is removed.
+  static constexpr size_t ConfigurationsPerFile = 4;
+
   ResultCache(const CacheDirectory &Directory, FileDigests &Digests)
       : Directory(Directory), Digests(Digests) {}
 
@@ -62,6 +74,8 @@ private:
   struct Entry;
   std::optional<Entry> readEntry(const CacheKey &Key, std::string &Problem);
   std::string staleness(const Entry &E, const CacheKey &Key);
+  std::string otherConfiguration(const CacheKey &Key);
+  void keepFewConfigurations(const CacheKey &Key);
 
   const CacheDirectory &Directory;
   FileDigests &Digests;

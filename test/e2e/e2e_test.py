@@ -1568,6 +1568,7 @@ class ActionTest(ProjectTestCase):
                            'torch-tidy': ARGS.torch_tidy})
         temp = os.path.join(cls.root, 'runner-temp')
         os.makedirs(temp)
+        cls.summary = os.path.join(temp, 'step-summary.md')
         cls.ran, cls.outputs, cls.skipped = {}, {}, []
         for step in cls.action['runs']['steps']:
             if not github_condition(step.get('if'), cls.inputs, cls.outputs):
@@ -1579,7 +1580,9 @@ class ActionTest(ProjectTestCase):
             output_file = os.path.join(temp, step['id'] + '.out')
             open(output_file, 'w').close()
             env = dict(os.environ, GITHUB_ACTION_PATH=source_dir(),
-                       GITHUB_OUTPUT=output_file, RUNNER_TEMP=temp)
+                       GITHUB_OUTPUT=output_file, RUNNER_TEMP=temp,
+                       GITHUB_STEP_SUMMARY=cls.summary,
+                       GITHUB_WORKSPACE=cls.root)
             for name, text in step.get('env', {}).items():
                 env[name] = github_expression(str(text), cls.inputs, cls.outputs)
             cls.ran[step['id']] = subprocess.run(
@@ -1632,6 +1635,37 @@ class ActionTest(ProjectTestCase):
         self.assertEqual(github_expression(step['with']['category'],
                                            self.inputs, self.outputs),
                          'torch-tidy')
+
+    def test_the_findings_that_count_are_annotations_in_the_log(self):
+        log = self.ran['analyse'].stdout
+        annotations = [l for l in log.splitlines() if l.startswith('::')]
+        # Only the new finding counts (the baseline has the others): a bug,
+        # so an error, at the workspace's relative path, to the end of the
+        # call, titled with its rule, its note in the message.
+        self.assertEqual(len(annotations), 1, log)
+        self.assertRegex(
+            annotations[0],
+            r"^::error file=src/main\.cpp,line=21,col=3,endLine=21,"
+            r"endColumn=10,title=device-discarded-to::result of 'to' is "
+            r"discarded: .*%0Anote: src/main\.cpp:22: ", log)
+        # The same finding as text, with its source line.
+        self.assertIn(self.paths['src/main.cpp'] + ':21:3: warning: result of '
+                      "'to' is discarded", log)
+        self.assertIn('  x.to(d);', log)
+
+    def test_the_job_summary_is_a_table_by_rule_and_severity(self):
+        summary = read(self.summary)
+        self.assertIn('| Rule | Severity | Findings |', summary)
+        self.assertRegex(summary, r'\| \[`device-discarded-to`\]\([^)]*'
+                         r'device-discarded-to\.md\) \| bug \| 1 \|')
+        self.assertIn('| **total** | | **1** |', summary)
+
+    def test_the_readme_section_it_cites_exists(self):
+        cited = re.search(r'README\.md, "([^"]+)"',
+                          read(os.path.join(source_dir(), 'action.yml')))
+        self.assertTrue(cited)
+        readme = read(os.path.join(source_dir(), 'README.md'))
+        self.assertIn('\n## %s\n' % cited.group(1), readme)
 
     def test_the_job_fails_after_the_upload(self):
         self.assertEqual(self.ran['gate'].returncode, 1, self.ran['gate'].stdout)

@@ -3,18 +3,21 @@
 stand-in <torch/torch.h> (test/checks/standin), which parses in milliseconds:
 misspelt checks and options, a broken .torch-tidy, an unknown --format, files
 that are not C, C++ or CUDA, --diff-file from a subdirectory, the JSON formats
-and the run's summary line.
+and the run's summary line; findings and progress in a log as files finish, a
+result cache that output settings do not throw away, and the installed tool.
 
   input_test.py --torch-tidy BIN ... (e2e_test.py's arguments) [class]
 """
 import json
 import os
 import re
+import shutil
 import subprocess
+import time
 import unittest
 
 import e2e_test as e2e
-from e2e_test import ProjectTestCase, Result, git, run, write
+from e2e_test import ProjectTestCase, Result, git, read, run, write
 
 STANDIN = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..',
                        'checks', 'standin')
@@ -148,7 +151,7 @@ class InputFilesTest(ProjectTestCase):
         self.assertEqual(r.code, 1, r)
         self.assertEqual(r.err.splitlines(), [
             "torch-tidy: error: unknown --format 'xml'; valid values: text, "
-            "json, jsonl, sarif"], r)
+            "json, jsonl, sarif, github"], r)
 
     def test_other_files_are_skipped_with_one_line_each(self):
         r = standin(['t.py', 'a.cpp', 'notes.txt', 'b.cc'], self.root)
@@ -226,8 +229,10 @@ class JsonOutputTest(ProjectTestCase):
 
     def test_json_lines_are_the_arrays_objects(self):
         self.assertEqual(self.jsonl.code, 0, self.jsonl)
+        # Streamed in a pipe, each file's lines come when the file is done.
         lines = self.jsonl.out.splitlines()
-        self.assertEqual([json.loads(l) for l in lines],
+        by_place = lambda f: (f['file'], f['line'], f['column'])
+        self.assertEqual(sorted((json.loads(l) for l in lines), key=by_place),
                          json.loads(self.json.out), self.jsonl)
 
 
@@ -265,6 +270,186 @@ class SummaryTest(ProjectTestCase):
         r = standin(['--quiet', 'a.cpp'], self.root)
         self.assertEqual(r.code, 0, r)
         self.assertEqual(r.err, '', r)
+
+
+def standin_database(root, names):
+    """compile_commands.json at root for the files names, on the stand-in."""
+    write(os.path.join(root, 'compile_commands.json'), json.dumps([
+        {'directory': root, 'file': os.path.join(root, n),
+         'arguments': ['clang++'] + STANDIN_FLAGS[1:] + ['-c', n]}
+        for n in names]))
+
+
+class StreamingTest(ProjectTestCase):
+    """In a log (stdout not a terminal), a file's findings are printed when
+    the file is done, not when the run is; progress goes to stderr every few
+    files."""
+
+    @classmethod
+    def setUpClass(cls):
+        files = {'a.cpp': DISCARDED_CPP, 'z.cpp': '#include "gate.h"\n'}
+        files.update({'f%02d.cpp' % i: PLAIN_CPP for i in range(12)})
+        cls.paths = cls.make(files)
+        cls.gate = os.path.join(cls.root, 'gate.h')
+        os.mkfifo(cls.gate)
+
+    def test_a_files_findings_come_before_the_run_ends(self):
+        # z.cpp includes a named pipe: its analysis waits until the test
+        # writes the header, while a.cpp, analysed first, is done.
+        proc = subprocess.Popen(
+            [e2e.ARGS.torch_tidy, '--no-cache', '--no-shared-pch', '-j=1',
+             '--checks=-*,device-discarded-to', 'a.cpp', 'z.cpp'] + STANDIN_FLAGS,
+            cwd=self.root, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            # The pipe has a reader once z.cpp's worker opens the header.
+            while True:
+                self.assertIsNone(proc.poll(), 'torch-tidy ended early')
+                try:
+                    writer = os.open(self.gate, os.O_WRONLY | os.O_NONBLOCK)
+                    break
+                except OSError:
+                    time.sleep(0.05)
+            os.set_blocking(proc.stdout.fileno(), False)
+            so_far = (proc.stdout.read() or b'').decode()
+            # The header, so that z.cpp's analysis ends, pass or fail.
+            os.set_blocking(writer, True)
+            os.write(writer, b'int gate;\n')
+            os.close(writer)
+        finally:
+            out, err = proc.communicate()
+        self.assertIn("a.cpp:4:3: warning: result of 'to' is discarded",
+                      so_far)
+        self.assertEqual(proc.returncode, 0, err)
+        self.assertEqual(so_far.count('warning:') +
+                         out.decode().count('warning:'), 1, out)
+
+    def test_progress_every_few_files_in_a_log(self):
+        names = sorted(n for n in self.paths if n.startswith('f'))
+        r = standin(['-j=1'] + names, self.root)
+        self.assertEqual(r.code, 0, r)
+        lines = r.err.splitlines()
+        self.assertEqual(lines[0], '[10/12] %s' % os.path.join(self.root, 'f09.cpp'), r)
+        self.assertTrue(SUMMARY.match(lines[-1]), r)
+        self.assertEqual(len(lines), 2, r)
+        r = standin(['-j=1', '--quiet'] + names, self.root)
+        self.assertEqual(r.err, '', r)
+
+    def test_a_json_array_is_written_whole_at_the_end(self):
+        r = standin(['--format=json', 'a.cpp', 'f00.cpp'], self.root)
+        self.assertEqual(r.code, 0, r)
+        self.assertEqual(len(json.loads(r.out)), 1, r)
+
+
+class OutputSettingsCacheTest(ProjectTestCase):
+    """The result cache keys a file's analysis by what decides its findings:
+    output settings (--warnings-as-errors, --format, --quiet) replay it, and
+    a file keeps an entry per configuration, so alternating --checks values
+    replay each other's after the first round."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.paths = cls.make({'a.cpp': DISCARDED_CPP, 'b.cpp': DISCARDED_CPP})
+        standin_database(cls.root, ['a.cpp', 'b.cpp'])
+
+    def setUp(self):
+        self.cache = os.path.join(self.root, 'cache-' + self._testMethodName)
+
+    def cached(self, args):
+        r = run(['-p', self.root, '--cache-dir=' + self.cache] + args,
+                cwd=self.root)
+        summary = SUMMARY.match(r.err.splitlines()[-1]) if r.err else None
+        self.assertTrue(summary, r)
+        return int(summary.group(3)), r
+
+    def test_output_settings_replay_the_cache(self):
+        self.assertEqual(self.cached([])[0], 0)
+        count, r = self.cached(['--warnings-as-errors=device-*'])
+        self.assertEqual(count, 2, r)
+        # Replayed, the warnings are errors as asked ...
+        self.assertEqual(r.code, 1, r)
+        self.assertIn('a.cpp:4:3: error: ', r.out, r)
+        self.assertIn('2 warnings treated as errors', r.err, r)
+        # ... and not, when not asked.
+        count, r = self.cached(['--format=json'])
+        self.assertEqual((count, r.code), (2, 0), r)
+        self.assertEqual([f['severity'] for f in json.loads(r.out)],
+                         ['warning', 'warning'], r)
+
+    def test_alternating_configurations_replay_each_other(self):
+        one = ['--checks=-*,device-discarded-to']
+        two = ['--checks=-*,device-mismatch']
+        self.assertEqual(self.cached(one)[0], 0)
+        self.assertEqual(self.cached(two)[0], 0)
+        self.assertEqual(self.cached(one)[0], 2)
+        self.assertEqual(self.cached(two)[0], 2)
+
+    def test_explain_cache_names_the_changed_option(self):
+        config = os.path.join(self.root, 'options-explained.yaml')
+        write(config, 'CheckOptions:\n  device-sync-in-loop.ReportNecessary: false\n')
+        self.cached(['--config-file=' + config])
+        write(config, 'CheckOptions:\n  device-sync-in-loop.ReportNecessary: true\n')
+        r = run(['-p', self.root, '--cache-dir=' + self.cache,
+                 '--config-file=' + config, '--explain-cache=a.cpp', 'a.cpp'],
+                cwd=self.root)
+        self.assertEqual(r.code, 0, r)
+        self.assertEqual(r.out.splitlines()[0], '%s: analysed on the next run: '
+                         'the check options changed: '
+                         'device-sync-in-loop.ReportNecessary' % self.paths['a.cpp'], r)
+
+
+class InstallTest(ProjectTestCase):
+    """cmake --install puts torch-tidy, the probe, the plugin, the man page
+    and the docs under a prefix; the installed torch-tidy analyses a file."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.paths = cls.make({'a.cpp': DISCARDED_CPP})
+        cls.prefix = os.path.join(cls.root, 'prefix')
+        cls.build = os.path.dirname(os.path.dirname(os.path.abspath(e2e.ARGS.torch_tidy)))
+        cls.install = Result(subprocess.run(
+            ['cmake', '--install', cls.build, '--prefix', cls.prefix],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+
+    def test_the_files(self):
+        self.assertEqual(self.install.code, 0, self.install)
+        for rel in ('bin/torch-tidy', 'lib/libTorchTidyModule.so',
+                    'share/man/man1/torch-tidy.1',
+                    'share/doc/torch-tidy/README.md',
+                    'share/doc/torch-tidy/docs/checks/device-discarded-to.md'):
+            self.assertTrue(os.path.isfile(os.path.join(self.prefix, rel)), rel)
+        page = read(os.path.join(self.prefix, 'share/man/man1/torch-tidy.1'))
+        self.assertTrue(page.startswith('.TH TORCH-TIDY 1'), page[:200])
+        self.assertIn('--warnings-as-errors', page)
+
+    def test_the_debian_package(self):
+        if not shutil.which('cpack') or not shutil.which('dpkg-deb'):
+            raise unittest.SkipTest('cpack or dpkg-deb is not installed')
+        out = os.path.join(self.root, 'package')
+        made = Result(subprocess.run(
+            ['cpack', '-G', 'DEB', '--config',
+             os.path.join(self.build, 'CPackConfig.cmake'), '-B', out],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+        self.assertEqual(made.code, 0, made)
+        [deb] = [f for f in os.listdir(out) if f.endswith('.deb')]
+        deb = os.path.join(out, deb)
+        listed = subprocess.run(['dpkg-deb', '-c', deb], stdout=subprocess.PIPE,
+                                text=True, check=True).stdout
+        for path in ('./usr/bin/torch-tidy', './usr/lib/libTorchTidyModule.so',
+                     './usr/share/man/man1/torch-tidy.1',
+                     './usr/share/doc/torch-tidy/README.md'):
+            self.assertIn(' ' + path + '\n', listed)
+        depends = subprocess.run(['dpkg-deb', '-f', deb, 'Depends'],
+                                 stdout=subprocess.PIPE, text=True,
+                                 check=True).stdout
+        for package in ('libclang-cpp19', 'libllvm19', 'libclang-common-19-dev'):
+            self.assertIn(package, depends)
+
+    def test_the_installed_tool_runs(self):
+        self.assertEqual(self.install.code, 0, self.install)
+        tool = os.path.join(self.prefix, 'bin', 'torch-tidy')
+        r = standin(['a.cpp'], self.root, tool=tool)
+        self.assertEqual(r.code, 0, r)
+        self.assertIn("a.cpp:4:3: warning: result of 'to' is discarded", r.out)
 
 
 def main():

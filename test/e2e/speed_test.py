@@ -177,7 +177,9 @@ class ResultCacheTest(SpeedTestCase):
 
     def test_a_damaged_entry_is_analysed_again_and_rewritten(self):
         self.cached()
-        entries = glob.glob(os.path.join(self.cache, 'v1', 'results', '*', '*.json'))
+        # results/<2>/<file digest>/<configuration digest>.json
+        entries = glob.glob(os.path.join(self.cache, 'v1', 'results', '*', '*',
+                                         '*.json'))
         self.assertEqual(len(entries), 3)
         damaged = [p for p in entries
                    if json.loads(e2e.read(p))['file'] == self.paths['src/a.cpp']]
@@ -210,8 +212,12 @@ class ResultCacheTest(SpeedTestCase):
         self.cached()
         other = self.cached('--checks=-*,device-factory-without-device')
         self.assertIn('0 cached, 3 analysed', summary(other), other)
-        explain = self.cached('--explain-cache=' + self.paths['src/a.cpp'])
-        self.assertIn('the configuration changed', explain.out)
+        explain = self.cached('--checks=-*,device-mismatch',
+                              '--explain-cache=' + self.paths['src/a.cpp'])
+        self.assertIn('the configuration changed: Checks', explain.out)
+        # Each configuration keeps its entries: back to the first, replayed.
+        again = self.cached()
+        self.assertIn('3 cached, 0 analysed', summary(again), again)
 
     def test_no_cache_writes_nothing_and_the_default_is_xdg_cache_home(self):
         home = os.path.join(self.root, 'xdg')

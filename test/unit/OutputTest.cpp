@@ -1,4 +1,4 @@
-//===--- OutputTest.cpp - Text, JSON and SARIF output ---------------------===//
+//===--- OutputTest.cpp - Text, JSON, SARIF and GitHub output -------------===//
 
 #include "CheckCatalog.h"
 #include "Output.h"
@@ -83,10 +83,60 @@ protected:
     return Out;
   }
 
+  std::string toGitHub(const std::vector<Finding> &Fs) {
+    std::string Out;
+    llvm::raw_string_ostream OS(Out);
+    writeGitHub(OS, Fs, Dir.path());
+    return Out;
+  }
+
   TempDir Dir;
   std::string File;
   std::vector<Finding> Findings;
 };
+
+// --- GitHub Actions ----------------------------------------------------------
+
+TEST_F(OutputTest, GitHubAnnotatesEachFindingAfterItsText) {
+  std::string Out = toGitHub(Findings);
+  EXPECT_NE(Out.find(toText({Findings[0]})), std::string::npos) << Out;
+  EXPECT_NE(Out.find("::error file=src/train.cpp,line=4,col=3,endLine=4,"
+                     "endColumn=10,title=device-discarded-to::result of 'to' "
+                     "is discarded: it returns a new tensor and leaves 'x' "
+                     "unchanged, on its current device%0Anote: "
+                     "src/train.cpp:5: 'x' is used here"),
+            std::string::npos)
+      << Out;
+  // A hazard is a warning.
+  EXPECT_NE(Out.find("::warning file=src/train.cpp,line=6,col=3,"),
+            std::string::npos)
+      << Out;
+}
+
+TEST_F(OutputTest, GitHubEscapesWorkflowCommands) {
+  Finding F = Findings[1];
+  F.Message = "50% of it\r\nsecond line";
+  F.Check = "clang-diagnostic-a:b,c";
+  std::string Out = toGitHub({F});
+  EXPECT_NE(Out.find("title=clang-diagnostic-a%3Ab%2Cc::50%25 of it%0D%0Asecond line\n"),
+            std::string::npos)
+      << Out;
+}
+
+TEST_F(OutputTest, GitHubSummaryCountsByRuleAndSeverity) {
+  std::vector<Finding> Fs = {Findings[0], Findings[0], Findings[1]};
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  writeGitHubSummary(OS, Fs);
+  EXPECT_NE(Out.find("| [`device-discarded-to`](" +
+                     checkDocumentationUri("device-discarded-to") +
+                     ") | bug | 2 |\n| [`device-load-without-device`]("),
+            std::string::npos)
+      << Out;
+  EXPECT_NE(Out.find(") | hazard | 1 |\n| **total** | | **3** |"),
+            std::string::npos)
+      << Out;
+}
 
 // --- text ------------------------------------------------------------------
 

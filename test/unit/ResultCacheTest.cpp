@@ -93,6 +93,47 @@ TEST_F(ResultCacheTest, TheKeyDecides) {
   }
 }
 
+TEST_F(ResultCacheTest, AMissOfAnotherConfigurationNamesTheSettings) {
+  Key.Settings = {{"Checks", "'*'"},
+                  {"CheckOptions.device-sync-in-loop.ReportNecessary", "false"}};
+  analyse();
+  CacheKey Other = Key;
+  Other.Config = "other";
+  Other.Settings["CheckOptions.device-sync-in-loop.ReportNecessary"] = "true";
+  OneRun R(*Dir);
+  EXPECT_EQ(R.Cache.lookup(Other).Reason,
+            "the check options changed: device-sync-in-loop.ReportNecessary");
+  Other.Settings["Checks"] = "'-*,device-*'";
+  EXPECT_EQ(R.Cache.lookup(Other).Reason,
+            "the configuration changed: Checks; the check options changed: "
+            "device-sync-in-loop.ReportNecessary");
+}
+
+TEST_F(ResultCacheTest, EachConfigurationKeepsItsEntryUpToABound) {
+  std::vector<CacheKey> Keys;
+  for (size_t I = 0; I <= ResultCache::ConfigurationsPerFile; ++I) {
+    Keys.push_back(Key);
+    Keys.back().Config = "config" + std::to_string(I);
+  }
+  auto Store = [&](const CacheKey &K) {
+    OneRun R(*Dir);
+    R.Cache.store(K, "[]", {Main, Header}, {}, Now(), "");
+    // Distinct modification times order the entries by use.
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  };
+  auto Hit = [&](const CacheKey &K) { return bool(OneRun(*Dir).Cache.lookup(K).Output); };
+  Store(Keys[0]);
+  Store(Keys[1]);
+  EXPECT_TRUE(Hit(Keys[0]));
+  EXPECT_TRUE(Hit(Keys[1]));
+  for (size_t I = 2; I < Keys.size(); ++I)
+    Store(Keys[I]);
+  // One too many: the least recently used (the first) is gone.
+  EXPECT_FALSE(Hit(Keys[0]));
+  for (size_t I = 1; I < Keys.size(); ++I)
+    EXPECT_TRUE(Hit(Keys[I])) << I;
+}
+
 TEST_F(ResultCacheTest, ADamagedEntryIsIgnoredAndWrittenAgain) {
   analyse("[1]");
   std::vector<std::string> Entries;
