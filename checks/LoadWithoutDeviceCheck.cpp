@@ -4,6 +4,7 @@
 #include "api/TorchApi.h"
 #include "flow/TranslationUnitAnalysis.h"
 #include "utils/AstHelpers.h"
+#include "utils/RecordedPlace.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
 
@@ -80,6 +81,22 @@ static bool isCpuLocal(const ValueDecl &Device) {
   return false;
 }
 
+/// When \p Module is a module parameter of a function that other files
+/// call (`load_checkpoint(model, path)`): the fact that one of them passes
+/// it moved to an accelerator. None without a cross-file recorder.
+static std::optional<flow::Need> movedByTheCaller(const ValueDecl *Module,
+                                                  ASTContext &Ctx) {
+  const auto *Param = dyn_cast_or_null<ParmVarDecl>(Module);
+  const auto *Fn =
+      Param ? dyn_cast<FunctionDecl>(Param->getDeclContext()) : nullptr;
+  if (!Fn || !flow::crossFileRecorder() || !Fn->isExternallyVisible() ||
+      !Ctx.getSourceManager().isInMainFile(Fn->getLocation()))
+    return std::nullopt;
+  return flow::Need{flow::Need::CalledWithMovedModule,
+                    flow::TranslationUnitAnalysis::of(Ctx).entityOf(*Fn),
+                    Param->getFunctionScopeIndex()};
+}
+
 void LoadWithoutDeviceCheck::check(const MatchFinder::MatchResult &Result) {
   const auto *Call = Result.Nodes.getNodeAs<CallExpr>("call");
   const auto *Fn = Result.Nodes.getNodeAs<FunctionDecl>("fn");
@@ -101,10 +118,19 @@ void LoadWithoutDeviceCheck::check(const MatchFinder::MatchResult &Result) {
       Move ? utils::sourceText(*Move->getArg(0), Ctx) : std::nullopt;
   auto Devices = api::devicesInScope(*Call, Ctx);
   // A file that names no accelerator, loading where no device other than the
-  // CPU is at hand: nothing says the program ever uses another device.
+  // CPU is at hand: nothing says the program ever uses another device, unless
+  // the module is a parameter that a caller in another file moved first.
+  std::optional<flow::Need> Condition;
   if (!flow::TranslationUnitAnalysis::of(Ctx).namesAccelerator() &&
-      llvm::all_of(Devices, [](const ValueDecl *D) { return isCpuLocal(*D); }))
-    return;
+      llvm::all_of(Devices, [](const ValueDecl *D) { return isCpuLocal(*D); })) {
+    Condition = movedByTheCaller(Module, Ctx);
+    if (!Condition)
+      return;
+  }
+  if (Condition)
+    if (auto At = utils::recordedPlace(Call->getBeginLoc(),
+                                       Ctx.getSourceManager()))
+      flow::crossFileRecorder()->conditional(getID(), *At, *Condition);
   {
     auto Diag =
         MovedTo

@@ -55,7 +55,9 @@ CrossFileFacts CrossFileCollector::take(std::vector<Finding> &Findings,
 
 static const char *const KindNames[] = {"called-with-accelerator",
                                         "module-moved", "registers-submodule",
-                                        "program-names-accelerator"};
+                                        "program-names-accelerator",
+                                        "called-with-moved-module",
+                                        "called-with-cpu-module"};
 
 static json needToWire(const Need &N) {
   return {{"kind", KindNames[N.What]},

@@ -268,6 +268,14 @@ bool isModuleTo(const CXXMemberCallExpr &Call) {
          Method->getName() == "to" && isModuleClass(Method->getParent());
 }
 
+bool leavesModuleInPlace(const FunctionDecl &Fn) {
+  return isLibTorchInternal(&Fn) &&
+         utils::isNamedOneOf(&Fn, {"forward", "parameters", "named_parameters",
+                                   "buffers", "named_buffers", "train", "eval",
+                                   "is_training", "zero_grad", "pretty_print",
+                                   "name", "is_empty", "save"});
+}
+
 const CXXRecordDecl *movedModuleClass(const CXXMemberCallExpr &Call) {
   // Under the derived-to-base cast to the Module that declares to().
   QualType Object =

@@ -127,6 +127,11 @@ std::optional<SubmoduleAccess> submoduleAccess(const Expr *Object);
 bool isBuiltWithoutDevice(const Expr &Init);
 /// `Module::to(...)`: moves registered parameters and buffers in place.
 bool isModuleTo(const CXXMemberCallExpr &Call);
+/// Whether the LibTorch function \p Fn, called on a module or given one,
+/// leaves its parameters where they are: forward(), parameters(), train(),
+/// eval(), zero_grad(), torch::save. Not Module::to, nor torch::load (which
+/// puts them back on the device they were saved from).
+bool leavesModuleInPlace(const FunctionDecl &Fn);
 
 /// How a module class is named in messages: `CrossEntropyLoss` for
 /// torch::nn::CrossEntropyLossImpl, the class's name otherwise.

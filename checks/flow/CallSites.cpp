@@ -1,6 +1,7 @@
 //===--- CallSites.cpp - Calls of the translation unit's own functions ----===//
 
 #include "CallSites.h"
+#include "ModuleInSight.h"
 #include "TranslationUnitAnalysis.h"
 #include "api/Optimizers.h"
 #include "api/TensorMethods.h"
@@ -104,13 +105,33 @@ void CallSites::supplyAcceleratorArguments(const CallExpr &Call,
   for (unsigned I = 0; I < Callee.getNumParams() && I + Offset < Call.getNumArgs();
        ++I) {
     QualType Type = Callee.getParamDecl(I)->getType().getNonReferenceType();
+    const Expr *Arg = Call.getArg(I + Offset);
+    if (api::heldModule(Type)) {
+      supplyModuleArgument(Call, Callee, I, *Arg, Eval);
+      continue;
+    }
     if (!api::isTensorType(Type) && !api::holdsTensors(Type))
       continue;
-    const Expr *Arg = Call.getArg(I + Offset);
     TensorValue Value = Eval.tensor(Arg);
     if (Value.Device == Place::Accelerator)
       TU.supplyCall(Call, Callee, I, {Arg, Value});
   }
+}
+
+void CallSites::supplyModuleArgument(const CallExpr &Call,
+                                     const FunctionDecl &Callee, unsigned Param,
+                                     const Expr &Arg, Evaluator &Eval) {
+  const auto *Module = dyn_cast_or_null<VarDecl>(api::moduleReceiver(&Arg));
+  const ModuleValue *Known = Module ? Eval.state().module(Module) : nullptr;
+  if (!Known)
+    return;
+  // On the CPU: a module this function builds, which nothing but this call
+  // may move.
+  if (Known->Device == Place::Accelerator ||
+      (Known->Device == Place::Cpu && !Known->MovedAt &&
+       !isa<ParmVarDecl>(Module) &&
+       movedOnlyInSight(*Module, TU.context(), &Call)))
+    TU.supplyModuleCall(Call, Callee, Param, Arg, *Known);
 }
 
 CallContext CallSites::contextOf(const CallExpr &Call) const {

@@ -40,6 +40,10 @@ private:
   /// is given on an accelerator, for that unit's findings.
   void supplyAcceleratorArguments(const CallExpr &Call,
                                   const FunctionDecl &Callee, Evaluator &Eval);
+  /// The same for a module argument: moved to an accelerator, or built
+  /// here and left on the CPU.
+  void supplyModuleArgument(const CallExpr &Call, const FunctionDecl &Callee,
+                            unsigned Param, const Expr &Arg, Evaluator &Eval);
   CallContext contextOf(const CallExpr &Call) const;
   State arguments(const CallExpr &Call, const FunctionDecl &Definition,
                   CallContext &Context, Evaluator &Eval);

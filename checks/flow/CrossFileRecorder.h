@@ -30,12 +30,19 @@ struct Need {
     /// Some translation unit of the program names an accelerator: a file
     /// that does not (it gets the device from elsewhere) has findings only
     /// then.
-    ProgramNamesAccelerator
+    ProgramNamesAccelerator,
+    /// The function is called with a module (parameter Param) moved to a
+    /// device that may be an accelerator: `evaluate(model, loader)` after
+    /// `model->to(device)`.
+    CalledWithMovedModule,
+    /// The function is called with a module (parameter Param) built on the
+    /// CPU, never moved before the call and given to nothing else.
+    CalledWithCpuModule
   };
   Kind What = CalledWithAccelerator;
   /// The function (its mangled name) or module class (its type) concerned.
   std::string Entity;
-  /// CalledWithAccelerator: the parameter. RegistersSubmodule: unused.
+  /// CalledWith...: the parameter. RegistersSubmodule: unused.
   unsigned Param = 0;
   /// RegistersSubmodule: the submodule's class, moved with Entity.
   std::string Submodule;

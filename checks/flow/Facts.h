@@ -2,8 +2,10 @@
 //
 // The dataflow records two kinds of events, both independent of any rule:
 // an operation where tensors that may be on different devices meet (a
-// Meeting), and a forward() of a module moved to an accelerator called with
-// a CPU input (a ForwardInput). Which rule owns an event is for the rules to
+// Meeting), a forward() of a module moved to an accelerator called with a
+// CPU input (a ForwardInput), and its mirror, a forward() of a module built
+// on the CPU and never moved called with an input that may be on an
+// accelerator (a ForwardOnCpu). Which rule owns an event is for the rules to
 // say (each rule's `owns`). Everything else a rule needs it asks of the
 // query API: the device of an expression where it is evaluated, whether a
 // statement is in a loop.
@@ -61,6 +63,16 @@ struct ForwardInput {
   const Expr *MovedAt = nullptr;
 };
 
+/// `model->forward(x.to(device))` where `model` was built here, without a
+/// device, and no `Module::to` reached the call: its parameters are on the
+/// CPU, its input may be on an accelerator.
+struct ForwardOnCpu {
+  const CallExpr *Call = nullptr;
+  /// The variable or field holding the module.
+  const ValueDecl *Module = nullptr;
+  Operand Input;
+};
+
 /// What a call site passes to a function of this translation unit: the
 /// arguments whose device is known. The callee is analysed in that context
 /// (top-down), so that a helper called with a tensor on a GPU sees it there.
@@ -85,6 +97,7 @@ struct FunctionFacts {
 
   std::vector<Meeting> Meetings;
   std::vector<ForwardInput> ForwardInputs;
+  std::vector<ForwardOnCpu> ForwardsOnCpu;
 
   /// The join of what the function returns, for its callers.
   TensorValue Returned;

@@ -455,7 +455,7 @@ void Transfer::recordValues(const CallExpr &Call, Evaluator &Eval) {
 void Transfer::recordForward(const CallExpr &Call, const ValueDecl &Module,
                              Evaluator &Eval) {
   const ModuleValue *Known = Eval.forwardedModuleValue(Call);
-  if (!Known || Known->Device != Place::Accelerator)
+  if (!Known || Known->Device == Place::Unknown)
     return;
   // The input is the first tensor; later ones may belong on the CPU
   // (pack_padded_sequence's lengths).
@@ -463,6 +463,14 @@ void Transfer::recordForward(const CallExpr &Call, const ValueDecl &Module,
     if (!api::isTensorType(Arg->getType()))
       continue;
     TensorValue Value = Eval.tensor(Arg);
+    if (Known->Device == Place::Cpu) {
+      // Built without a device and never moved (a move to the CPU is no
+      // omission).
+      if (!Known->MovedAt && Value.Device == Place::Accelerator &&
+          !Value.ZeroDim)
+        Recording->ForwardsOnCpu.push_back({&Call, &Module, {Arg, Value}});
+      return;
+    }
     if (Value.Device != Place::Cpu || Value.ZeroDim ||
         llvm::any_of(Recording->ForwardInputs,
                      [&](const ForwardInput &F) { return F.Call == &Call; }))

@@ -327,6 +327,32 @@ void TranslationUnitAnalysis::supplyCall(const CallExpr &Call,
   }
 }
 
+void TranslationUnitAnalysis::supplyModuleCall(const CallExpr &Call,
+                                               const FunctionDecl &Callee,
+                                               unsigned Param, const Expr &Arg,
+                                               const ModuleValue &Value) {
+  CrossFileRecorder *Recorder = crossFileRecorder();
+  // What a hypothesis finds holds only if another file supplies it.
+  if (!Recorder || Hypothesis || !namesAccelerator() ||
+      !Callee.isExternallyVisible() ||
+      !SuppliedCalls.insert({&Call, Param}).second)
+    return;
+  auto At = utils::recordedPlace(Call.getBeginLoc(), Ctx.getSourceManager());
+  if (!At)
+    return;
+  std::string Module = "a module";
+  if (auto Text = utils::sourceText(Arg, Ctx))
+    Module = "'" + *Text + "'";
+  bool Moved = Value.Device == Place::Accelerator;
+  Recorder->supply(
+      {Moved ? Need::CalledWithMovedModule : Need::CalledWithCpuModule,
+       entityOf(Callee), Param},
+      *At,
+      "'" + Callee.getNameAsString() + "' is called here with " + Module +
+          (Moved ? " moved to " + describeDevice(onModuleDevice(Value), Ctx)
+                 : ", built on the CPU and never moved"));
+}
+
 void TranslationUnitAnalysis::supplyRegistrations() {
   // Module::to moves what a module registers: another file may move a
   // module whose registrations only this file shows.
@@ -402,6 +428,23 @@ TranslationUnitAnalysis::hypotheses() {
       continue;
     for (const ParmVarDecl *Param : Fn->parameters()) {
       QualType Type = Param->getType().getNonReferenceType();
+      if (api::heldModule(Type)) {
+        // Moved by the caller, or built there and never moved.
+        ModuleValue Moved{Place::Accelerator,
+                          {Place::Accelerator, nullptr, true}, nullptr};
+        ModuleValue OnCpu{Place::Cpu, {}, nullptr};
+        for (const auto &[Value, Kind] :
+             {std::pair(Moved, Need::CalledWithMovedModule),
+              std::pair(OnCpu, Need::CalledWithCpuModule)}) {
+          State Entry;
+          if (Method && Method->isInstance())
+            Entry = classFacts(*Method->getParent()).Fields;
+          Entry.Modules[Param] = Value;
+          analyzeHypothesis(*Fn, std::move(Entry), CallContext(),
+                            {Kind, entityOf(*Fn), Param->getFunctionScopeIndex()});
+        }
+        continue;
+      }
       if (!api::isTensorType(Type) && !api::holdsTensors(Type))
         continue;
       State Entry;

@@ -57,8 +57,10 @@ public:
 
   /// What the main file's functions do if other translation units supply
   /// what only they can show: each tensor parameter of an externally
-  /// visible function given a tensor on an accelerator, the forward() of a
-  /// module class that this file does not move run as if it were moved.
+  /// visible function given a tensor on an accelerator, each module
+  /// parameter given a module moved to one or one left on the CPU, the
+  /// forward() of a module class that this file does not move run as if it
+  /// were moved.
   /// Computed once, after the rest; empty unless a cross-file recorder is
   /// installed.
   const std::vector<ContextEntry> &hypotheses();
@@ -68,6 +70,14 @@ public:
   /// this translation unit does not define.
   void supplyCall(const CallExpr &Call, const FunctionDecl &Callee,
                   unsigned Param, const Operand &Arg);
+
+  /// Records, for other translation units, that \p Call passes \p Arg, a
+  /// module that is \p Value there (moved to an accelerator, or built on the
+  /// CPU and never moved), as parameter \p Param of \p Callee, which this
+  /// translation unit does not define.
+  void supplyModuleCall(const CallExpr &Call, const FunctionDecl &Callee,
+                        unsigned Param, const Expr &Arg,
+                        const ModuleValue &Value);
 
   const api::Registrations &registrations(const CXXRecordDecl &Module);
   /// What the registered members of \p Module are once it is \p Moved: its
@@ -89,6 +99,10 @@ public:
   /// no device findings.
   bool namesAccelerator();
 
+  /// How other translation units name \p Fn and \p Module.
+  std::string entityOf(const FunctionDecl &Fn);
+  std::string entityOf(const CXXRecordDecl &Module) const;
+
   /// How many functions hit the solver's bound.
   unsigned boundHits() const { return BoundHits; }
 
@@ -107,9 +121,6 @@ private:
   void findRecursion();
   void findMovedClasses();
   void supplyRegistrations();
-  /// How other translation units name \p Fn and \p Module.
-  std::string entityOf(const FunctionDecl &Fn);
-  std::string entityOf(const CXXRecordDecl &Module) const;
   void analyzeHypothesis(const FunctionDecl &Fn, State Entry, CallContext Context,
                          Need Condition);
 

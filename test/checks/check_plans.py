@@ -32,7 +32,8 @@ NO_PLAN = 'no replay plan for this finding'
 
 # Rules whose findings never carry a plan: the format has no step for them.
 RULES_WITHOUT_PLANS = {'device-from-blob', 'device-hardcoded',
-                       'device-invalid-string', 'device-load-without-device'}
+                       'device-invalid-string', 'device-load-without-device',
+                       'device-unmoved-module'}
 # Rules whose findings have no faithful replay: each says its operation is
 # not replayable (the same on every device, or about how processes launch).
 RULES_NOT_REPLAYABLE = {'device-rank-unaware', 'device-string-compare',

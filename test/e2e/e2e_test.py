@@ -808,6 +808,129 @@ class CrossFileTest(ProjectTestCase):
         self.assertEqual(self.alone.code, 0, self.alone)
 
 
+# Modules handed to functions of another file: main.cpp moves one model and
+# leaves others on the CPU; the helpers in helpers.cpp, which never name an
+# accelerator, see each module as its callers pass it (a forward, a tensor
+# meeting its output, a checkpoint loaded into it).
+MODULES_MODEL_H = r"""#pragma once
+#include <torch/torch.h>
+struct NetImpl : torch::nn::Module {
+  NetImpl() { fc = register_module("fc", torch::nn::Linear(4, 4)); }
+  torch::Tensor forward(const torch::Tensor &x) { return fc(x); }
+  torch::nn::Linear fc{nullptr};
+};
+TORCH_MODULE(Net);
+torch::Tensor evaluate(Net model, const torch::Tensor &x);
+torch::Tensor generate(Net &model);
+torch::Tensor run_on(Net model, const torch::Tensor &x, torch::Device device);
+torch::Tensor score(Net model, torch::Device device);
+void train(Net model, torch::Device device);
+torch::Tensor predict(Net model, const torch::Tensor &x);
+void load_checkpoint(Net model, const std::string &path);
+void load_cpu(Net model, const std::string &path);
+"""
+
+MODULES_HELPERS_CPP = r"""#include "model.h"
+torch::Tensor evaluate(Net model, const torch::Tensor &x) {
+  auto probe = torch::ones({1, 4});
+  return model->forward(probe) + x;
+}
+torch::Tensor generate(Net &model) {
+  auto out = model->forward(torch::zeros({1, 4}, model->fc->weight.options()));
+  return out + torch::randn({1, 4});
+}
+torch::Tensor run_on(Net model, const torch::Tensor &x, torch::Device device) {
+  return model->forward(x.to(device));
+}
+torch::Tensor score(Net model, torch::Device device) {
+  return model->forward(torch::ones({1, 4}).to(device));
+}
+void train(Net model, torch::Device device) {
+  model->to(device);
+  auto y = model->forward(torch::ones({1, 4}).to(device));
+}
+torch::Tensor predict(Net model, const torch::Tensor &x) {
+  return model->forward(x);
+}
+void load_checkpoint(Net model, const std::string &path) {
+  torch::load(model, path);
+}
+void load_cpu(Net model, const std::string &path) {
+  torch::load(model, path);
+}
+"""
+
+MODULES_MAIN_CPP = r"""#include "model.h"
+int main() {
+  torch::Device device(torch::cuda::is_available() ? torch::kCUDA : torch::kCPU);
+  Net model;
+  model->to(device);
+  auto a = evaluate(model, torch::ones({1, 4}).to(device));
+  auto b = generate(model);
+  Net fresh;
+  auto c = run_on(fresh, torch::ones({1, 4}), device);
+  Net cpu_model;
+  cpu_model->to(torch::kCPU);
+  auto d = score(cpu_model, device);
+  Net trained;
+  train(trained, device);
+  Net shared;
+  train(shared, device);
+  auto e = run_on(shared, torch::ones({1, 4}), device);
+  Net idle;
+  auto f = predict(idle, torch::ones({1, 4}));
+  load_checkpoint(model, "checkpoint.pt");
+  load_cpu(cpu_model, "checkpoint.pt");
+  return 0;
+}
+"""
+
+MODULES_CHECKS = ['device-unmoved-input', 'device-unmoved-module', 'device-mismatch',
+                  'device-factory-without-device', 'device-load-without-device']
+
+
+class CrossFileModulesTest(ProjectTestCase):
+    """Modules passed by value or reference to functions of another file."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.paths = cls.make({'model.h': MODULES_MODEL_H,
+                              'helpers.cpp': MODULES_HELPERS_CPP,
+                              'main.cpp': MODULES_MAIN_CPP})
+        cls.whole = run(['-p', cls.root, '-j', '2', '--format=json'], cwd=cls.root)
+        cls.alone = run(['-p', cls.root, cls.paths['helpers.cpp'], '--format=json'],
+                        cwd=cls.root)
+
+    def findings(self, result):
+        self.assertNoCrash(result)
+        return [i for i in json.loads(result.out) if i['check'] in MODULES_CHECKS]
+
+    def test_the_helpers_see_the_modules_their_callers_pass(self):
+        found = sorted((os.path.basename(i['file']), i['line'], i['check'])
+                       for i in self.findings(self.whole))
+        self.assertEqual(found, [
+            ('helpers.cpp', 4, 'device-unmoved-input'),
+            ('helpers.cpp', 8, 'device-factory-without-device'),
+            ('helpers.cpp', 11, 'device-unmoved-module'),
+            ('helpers.cpp', 24, 'device-load-without-device'),
+        ], self.whole)
+
+    def test_each_names_the_call_that_passes_the_module(self):
+        notes = {(os.path.basename(i['file']), i['line']):
+                 [(os.path.basename(n['file']), n['line'], n['message'])
+                  for n in i['notes']]
+                 for i in self.findings(self.whole)}
+        self.assertIn(('main.cpp', 6, "'evaluate' is called here with 'model' "
+                       "moved to 'device' (which may be a GPU)"),
+                      notes[('helpers.cpp', 4)])
+        self.assertIn(('main.cpp', 9, "'run_on' is called here with 'fresh', "
+                       "built on the CPU and never moved"),
+                      notes[('helpers.cpp', 11)])
+
+    def test_a_file_analysed_alone_keeps_what_it_cannot_know_back(self):
+        self.assertEqual(self.findings(self.alone), [], self.alone)
+
+
 class OfficialExamplesTest(ProjectTestCase):
     """The constructs of the official examples: analysed, no crash."""
 
