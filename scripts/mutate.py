@@ -4,7 +4,7 @@ scripts/realworld.sh and says, per operator, how many mutants torch-tidy reports
 
     scripts/mutate.py [--tidy BIN] [--out DIR] [--src DIR] [--projects a,b] [--seed N]
                       [--per-project N] [--per-operator N] [--unit-files N]
-                      [--verdicts FILE] [--compare OLD.json] [--list]
+                      [--max-unit N] [--verdicts FILE] [--compare OLD.json] [--list] [--report]
 
 The trees and compile databases are scripts/realworld.sh --dry-run's (in DIR/realworld).
 The operators are scripts/realworld/mutants.py's. A mutant is analysed in its program (the
@@ -56,6 +56,14 @@ def unit_of(rel):
 
 def in_prefix(rel, prefix):
     return prefix == "" or rel.startswith(prefix + os.sep)
+
+
+def load_json(path, what):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError) as e:
+        die(f"cannot read {what} '{path}': {e}")
 
 
 def read(path):
@@ -258,15 +266,18 @@ def analyse_unit(args, project, unit, unit_mutants, results):
     cache = os.path.join(args.out, "cache")
     write_db(sources)
     start = cpu_seconds()
-    original, _ = run_tidy(args.tidy, unit_dir, cache, os.path.join(unit_dir, "original.json"))
-    failed = failed_files(original, set(sources), root)
-    if failed:
-        # Files that do not compile are analysed again at every run (no cache): left out.
-        sources = [s for s in sources if s not in failed]
-        write_db(sources)
-        if sources:
-            original, _ = run_tidy(args.tidy, unit_dir, cache,
-                                   os.path.join(unit_dir, "original.json"))
+    try:
+        original, _ = run_tidy(args.tidy, unit_dir, cache, os.path.join(unit_dir, "original.json"))
+        failed = failed_files(original, set(sources), root)
+        if failed:
+            # Files that do not compile are analysed again at every run (no cache): left out.
+            sources = [s for s in sources if s not in failed]
+            write_db(sources)
+            if sources:
+                original, _ = run_tidy(args.tidy, unit_dir, cache,
+                                       os.path.join(unit_dir, "original.json"))
+    except RuntimeError as e:
+        die(f"the original of {project.key} {unit or '.'}: {e}")
     print(f"   {project.key} {unit or '.'}: {len(sources)} files compile"
           f"{f', {len(failed)} do not' if failed else ''}; original: {len(original)} findings,"
           f" {cpu_seconds() - start:.0f} CPU s", flush=True)
@@ -283,6 +294,11 @@ def analyse_unit(args, project, unit, unit_mutants, results):
             write(path, mutants.apply(text, m["line"], m["mutated"]))
             found, analysed = run_tidy(args.tidy, unit_dir, cache,
                                        os.path.join(unit_dir, "mutant.json"))
+        except RuntimeError as e:
+            m.update(status="crashed", note=str(e))  # not counted; shown in results.json
+            print(f"     crashed    {m['id']}: {e}", flush=True)
+            results.append(m)
+            continue
         finally:
             write(path, text)
         new = new_findings(original, found)
@@ -345,6 +361,24 @@ def markdown(rows):
     return "\n".join(out) + "\n"
 
 
+def write_results(out, summary, sites_count, verdicts):
+    """DIR/results.json and DIR/results.md: the table per operator and the misses' verdicts."""
+    results = summary["mutants"]
+    summary["table"] = table(results, sites_count, verdicts)
+    with open(os.path.join(out, "results.json"), "w") as f:
+        json.dump(summary, f, indent=1)
+    with open(os.path.join(out, "results.md"), "w") as f:
+        f.write(markdown(summary["table"]))
+        for m in results:
+            if m["status"] == "missed":
+                v = verdicts.get(m["id"], {})
+                f.write(f"\n- missed `{m['id']}`: {v.get('verdict', 'unreviewed')}"
+                        f"{': ' + v['reason'] if v.get('reason') else ''}")
+        f.write("\n")
+    print()
+    print(markdown(summary["table"]))
+
+
 def main(argv):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -365,16 +399,21 @@ def main(argv):
     p.add_argument("--verdicts", default=os.path.join(HERE, "realworld/mutant-verdicts.json"))
     p.add_argument("--compare", help="a previous results.json: print the verdicts that changed")
     p.add_argument("--list", action="store_true", help="only list the sites and the mutants")
+    p.add_argument("--report", action="store_true",
+                   help="analyse nothing: the table of DIR/results.json again, with the verdicts")
     args = p.parse_args(argv)
     args.out = os.path.abspath(args.out)
-    if not args.list:
+    if not (args.list or args.report):
         if not (os.path.isfile(args.tidy) and os.access(args.tidy, os.X_OK)):
             die(f"no torch-tidy at '{args.tidy}' (build it, or give --tidy)")
         args.tidy = os.path.abspath(args.tidy)
-    verdicts = {}
-    if os.path.exists(args.verdicts):
-        with open(args.verdicts) as f:
-            verdicts = json.load(f)
+    verdicts = load_json(args.verdicts, "verdicts") if os.path.exists(args.verdicts) else {}
+    previous = load_json(args.compare, "results") if args.compare else None
+    if args.report:
+        summary = load_json(os.path.join(args.out, "results.json"), "results")
+        sites_count = {r["operator"]: r["sites"] for r in summary["table"]}
+        write_results(args.out, summary, sites_count, verdicts)
+        return 0
 
     dry = [os.path.join(HERE, "realworld.sh"), "--dry-run", "--out",
            os.path.join(args.out, "realworld")]
@@ -419,31 +458,20 @@ def main(argv):
     results, start, wall = [], cpu_seconds(), time.time()
     for (key, unit), ms in sorted(units.items()):
         analyse_unit(args, projects[key], unit, ms, results)
-    rows = table(results, sites_count, verdicts)
     commit = subprocess.run(["git", "-C", TOP, "rev-parse", "--short", "HEAD"],
                             stdout=subprocess.PIPE, text=True).stdout.strip()
     summary = {"date": time.strftime("%Y-%m-%d", time.gmtime()), "repo_commit": commit,
-               "tidy": args.tidy, "seed": args.seed, "per_project": args.per_project,
+               "tidy": args.tidy, "tidy_version": subprocess.run(
+                   [args.tidy, "--version"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                   text=True).stdout.strip().split("\n")[0], "seed": args.seed, "per_project": args.per_project,
                "per_operator": args.per_operator, "unit_files": args.unit_files,
                "max_unit": args.max_unit, "projects": args.projects,
                "cpu_s": round(cpu_seconds() - start), "wall_s": round(time.time() - wall),
-               "table": rows, "mutants": results}
-    with open(os.path.join(args.out, "results.json"), "w") as f:
-        json.dump(summary, f, indent=1)
-    with open(os.path.join(args.out, "results.md"), "w") as f:
-        f.write(markdown(rows))
-        for m in results:
-            if m["status"] == "missed":
-                v = verdicts.get(m["id"], {})
-                f.write(f"\n- missed `{m['id']}`: {v.get('verdict', 'unreviewed')}"
-                        f"{': ' + v['reason'] if v.get('reason') else ''}")
-        f.write("\n")
-    print()
-    print(markdown(rows))
+               "mutants": results}
+    write_results(args.out, summary, sites_count, verdicts)
     print(f"{summary['cpu_s']} CPU s, {summary['wall_s']} s; results in {args.out}/results.md")
-    if args.compare:
-        with open(args.compare) as f:
-            old = {m["id"]: m["status"] for m in json.load(f)["mutants"]}
+    if previous:
+        old = {m["id"]: m["status"] for m in previous.get("mutants", [])}
         for m in results:
             if m["id"] in old and old[m["id"]] != m["status"]:
                 print(f"changed: {m['id']}: {old[m['id']]} -> {m['status']}")
