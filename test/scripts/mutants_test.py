@@ -50,8 +50,8 @@ class DropModelTo(unittest.TestCase):
         self.assertEqual(mutated("  model->to(device);\n", "drop-model-to"), {})
         self.assertEqual(mutated(TRAIN.replace("model->to(device)", "x.to(device)"),
                                  "drop-model-to"), {})
-        self.assertEqual(mutated(TRAIN.replace("model->to(device)", "model->to(torch::kCPU)"),
-                                 "drop-model-to"), {})
+        to_cpu = "model->to(torch::Device(torch::kCPU))"
+        self.assertEqual(mutated(TRAIN.replace("model->to(device)", to_cpu), "drop-model-to"), {})
 
 
 class DropFactoryDevice(unittest.TestCase):
@@ -67,7 +67,8 @@ class DropFactoryDevice(unittest.TestCase):
             4: "d = torch::empty({2});"})
 
     def test_not_the_cpu_nor_a_dtype_nor_a_call_over_lines(self):
-        text = ("a = torch::zeros({2}, torch::kCPU);\nb = torch::ones({2}, torch::kFloat);\n"
+        text = ("a = torch::zeros({2}, torch::Device(torch::kCPU));\n"
+                "b = torch::ones({2}, torch::kFloat);\n"
                 "c = torch::zeros({2},\n    device);\n")
         self.assertEqual(mutated(text, "drop-factory-device"), {})
 
