@@ -254,7 +254,8 @@ def failed_files(findings, unit_sources, root):
 
 def analyse_unit(args, project, unit, unit_mutants, results):
     root = project.root
-    unit_dir = os.path.join(args.out, "units", project.key, unit.replace(os.sep, "+").replace(":", "@") or "_")
+    unit_dir = os.path.join(args.out, "units", project.key,
+                            unit.replace(os.sep, "+").replace(":", "@") or "_")
     os.makedirs(unit_dir, exist_ok=True)
     sources = project.unit_sources(unit)
     by_file = {os.path.relpath(c["file"], root): c for c in project.commands}
@@ -463,7 +464,8 @@ def main(argv):
     summary = {"date": time.strftime("%Y-%m-%d", time.gmtime()), "repo_commit": commit,
                "tidy": args.tidy, "tidy_version": subprocess.run(
                    [args.tidy, "--version"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                   text=True).stdout.strip().split("\n")[0], "seed": args.seed, "per_project": args.per_project,
+                   text=True).stdout.strip().split("\n")[0],
+               "seed": args.seed, "per_project": args.per_project,
                "per_operator": args.per_operator, "unit_files": args.unit_files,
                "max_unit": args.max_unit, "projects": args.projects,
                "cpu_s": round(cpu_seconds() - start), "wall_s": round(time.time() - wall),

@@ -30,7 +30,7 @@ LVALUE = r"(?:this->)?[A-Za-z_][\w.\[\]]*(?:->[A-Za-z_][\w.\[\]]*)*"
 
 
 def is_device_arg(text):
-    """A device, as code names one: device, dev, device_, torch::kCUDA, x.device() — not the CPU."""
+    """A device as code names one (device, dev, device_, torch::kCUDA, x.device()), not the CPU."""
     return bool(re.search(r"dev|cuda|gpu", text, re.I)) and not re.search(r"cpu", text, re.I)
 
 
