@@ -21,9 +21,10 @@ SHIM_HEADERS = ("texture_fetch_functions.h", "texture_indirect_functions.h",
                 "c10/cuda/impl/cuda_cmake_macros.h")
 
 
-def make_shims(directory):
-    """Empty stand-ins for the headers CUDA 13 / Debian's CPU-only LibTorch lack (searched last)."""
-    for name in SHIM_HEADERS:
+def make_shims(directory, extra=()):
+    """Empty stand-ins for the headers CUDA 13 / Debian's CPU-only LibTorch lack (searched last),
+    and for `extra` ones (headers of older PyTorch releases that a fetched project includes)."""
+    for name in SHIM_HEADERS + tuple(extra):
         path = os.path.join(directory, name)
         os.makedirs(os.path.dirname(path), exist_ok=True)
         open(path, "a").close()
@@ -35,7 +36,7 @@ def python_include():
     return os.path.dirname(found[-1]) if found else None
 
 
-def command_for(path, shims, includes=(), defines=()):
+def command_for(path, shims, includes=(), defines=(), extra=()):
     """The clang argument list that parses `path` as the extension build would compile it."""
     args = ["clang++"]
     if path.endswith((".cu", ".cuh")):
@@ -46,7 +47,13 @@ def command_for(path, shims, includes=(), defines=()):
     args += ["-std=c++17", "-I/usr/include/torch/csrc/api/include", "-I" + CUDA_HOME + "/include",
              "-I" + CUDA_HOME + "/include/cccl"]
     args += ["-I" + d for d in includes]
+    # What torch.utils.cpp_extension defines: torch/torch.h then pulls in torch/extension.h
+    # (pybind11), and PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) gets a module name.
+    stem = os.path.splitext(os.path.basename(path))[0]
+    args += ["-DTORCH_API_INCLUDE_EXTENSION_H", "-DTORCH_EXTENSION_NAME=" + "".join(
+        c if c.isalnum() else "_" for c in stem)]
     args += ["-D" + d for d in defines]
+    args += list(extra)
     py = python_include()
     if py:
         args += ["-isystem", py]
@@ -54,9 +61,9 @@ def command_for(path, shims, includes=(), defines=()):
     return args
 
 
-def entries(paths, shims, includes=(), defines=()):
+def entries(paths, shims, includes=(), defines=(), extra=()):
     return [{"directory": os.path.dirname(os.path.abspath(p)), "file": os.path.abspath(p),
-             "arguments": command_for(os.path.abspath(p), shims, includes, defines)} for p in paths]
+             "arguments": command_for(os.path.abspath(p), shims, includes, defines, extra)} for p in paths]
 
 
 def check(paths, shims, clang):
