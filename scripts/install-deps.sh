@@ -23,12 +23,14 @@ packages=(
 # pytorch/examples. Eigen: OpenCV's optional interop. Boost, png++, OpenMP (clang's omp.h):
 # koba-jon/pytorch_cpp. yaml-cpp, fmt: pytorch/serve. spdlog, cppzmq, msgpack: pytorch-cpp-rl.
 # toml++: lattice-boltzmann. cxxopts: libtorch-yolov5 (also vendored). RE2, sentencepiece,
-# double-conversion, utf8proc, pybind11 (and Python.h): pytorch/text.
+# double-conversion, utf8proc, pybind11 (and Python.h): pytorch/text; pybind11 and Python.h also
+# for <torch/extension.h> in test/corpus-extension. glm: gsplat in the fixed-bug benchmark
+# (bench/fixed-bugs/, a git submodule there).
 realworld_packages=(
   libopencv-dev libeigen3-dev libboost-dev libpng++-dev libomp-19-dev libyaml-cpp-dev
   libfmt-dev libspdlog-dev cppzmq-dev libmsgpack-cxx-dev libtomlplusplus-dev libcxxopts-dev
   libre2-dev libsentencepiece-dev libdouble-conversion-dev libutf8proc-dev pybind11-dev
-  python3-dev
+  python3-dev libglm-dev
 )
 case ${1:-} in
   "") ;;

@@ -13,8 +13,9 @@ import os
 import re
 import sys
 
-# Rule names: device-* and training-* (the training-loop rules of issue 13).
-MARKER = re.compile(r"//.*\bBUG\(((?:device|training)-[a-z0-9-]+)\)")
+# Rule names: device-*, training-* (the training-loop rules of issue 13) and extension-* (the
+# C++/CUDA extension rules of issue 26).
+MARKER = re.compile(r"//.*\bBUG\(((?:device|training|extension)-[a-z0-9-]+)\)")
 
 
 def extract(paths):
@@ -32,13 +33,13 @@ def extract(paths):
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("dirs", nargs="*", default=[here], help="directories holding .cpp/.h files")
+    ap.add_argument("dirs", nargs="*", default=[here], help="directories holding .cpp/.h/.cu files")
     ap.add_argument("-o", "--output", default=None, help="output file ('-' for stdout); default: <dir>/labels.json")
     args = ap.parse_args()
     files = []
     for d in args.dirs:
         for name in sorted(os.listdir(d)):
-            if name.endswith((".cpp", ".cc", ".h", ".hpp")):
+            if name.endswith((".cpp", ".cc", ".h", ".hpp", ".cu", ".cuh")):
                 files.append(os.path.join(d, name))
     labels = extract(files)
     text = json.dumps(labels, indent=1, sort_keys=True) + "\n"
