@@ -11,7 +11,8 @@ namespace torch_tidy {
 using nlohmann::json;
 
 /// Entries of another format are damaged entries: they are written again.
-static constexpr int Format = 1;
+/// 2: the cross-file facts carry conditional supplies (chains) and returns.
+static constexpr int Format = 2;
 
 struct ResultCache::Entry {
   std::string Relative;
