@@ -24,6 +24,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <tuple>
 
 namespace clang::tidy::torch_tidy::flow {
 
@@ -69,6 +70,12 @@ public:
   void supplyCall(const CallExpr &Call, const FunctionDecl &Callee,
                   unsigned Param, const Operand &Arg);
 
+  /// What \p Call, to a function another translation unit defines, returns
+  /// under the hypothesis being analysed (the whole value with \p Part
+  /// empty, else the field \p Part of the aggregate): on the CPU if the
+  /// hypothesis is that it returns it there, else unknown.
+  TensorValue assumedReturn(const CallExpr &Call, llvm::StringRef Part);
+
   const api::Registrations &registrations(const CXXRecordDecl &Module);
   /// What the registered members of \p Module are once it is \p Moved: its
   /// tensors on that device, its submodules moved too.
@@ -110,8 +117,20 @@ private:
   /// How other translation units name \p Fn and \p Module.
   std::string entityOf(const FunctionDecl &Fn);
   std::string entityOf(const CXXRecordDecl &Module) const;
-  void analyzeHypothesis(const FunctionDecl &Fn, State Entry, CallContext Context,
-                         Need Condition);
+  const FunctionFacts *analyzeHypothesis(const FunctionDecl &Fn, State Entry,
+                                         std::optional<CallContext> Context,
+                                         Need Condition);
+  /// What \p Fn sees on its own: for a method, the fields its class keeps.
+  State rootEntry(const FunctionDecl &Fn);
+  /// The main file's functions in the order they are written.
+  std::vector<const FunctionDecl *> mainFileRoots() const;
+  /// Records, for other translation units, what \p Fn returns on the CPU
+  /// in \p Facts (under \p Condition, if any) that its root does not.
+  void supplyReturns(const FunctionDecl &Fn, const FunctionFacts &Facts,
+                     std::optional<Need> Condition);
+  /// The hypotheses that a function another translation unit defines
+  /// returns on the CPU, for the main file's functions that call one.
+  void returnHypotheses();
 
   ASTContext &Ctx;
   std::vector<std::unique_ptr<FunctionFacts>> Owned;
@@ -124,7 +143,8 @@ private:
   /// The condition of the hypothesis being analysed, if any.
   std::optional<Need> Hypothesis;
   std::optional<std::vector<ContextEntry>> Hypotheses;
-  std::set<std::pair<const CallExpr *, unsigned>> SuppliedCalls;
+  std::set<std::tuple<const CallExpr *, unsigned, std::optional<Need>>>
+      SuppliedCalls;
   std::unique_ptr<ASTNameGenerator> Names;
   std::map<const CXXRecordDecl *, api::Registrations> Registered;
   std::map<const CXXRecordDecl *, std::unique_ptr<ClassFacts>> Classes;
