@@ -54,6 +54,10 @@ TensorValue TranslationUnitAnalysis::assumedReturn(const CallExpr &Call,
     return TensorValue::unknown();
   TensorValue Value = TensorValue::cpu();
   Value.Source = &Call;
+  // A pair, tuple or struct of tensors a data helper returns is a batch:
+  // its target left on the CPU is the batch's, as a loader's would be.
+  if (api::holdsTensors(Callee->getReturnType()))
+    Value.From = Origin::DataBatch;
   return Value;
 }
 
@@ -86,8 +90,10 @@ void TranslationUnitAnalysis::supplyReturns(const FunctionDecl &Fn,
       Recorder->supply({Need::ReturnsCpu, entityOf(Fn), 0, "", Part.str()},
                        *At,
                        "'" + Fn.getNameAsString() + "' returns " +
-                           (Part.empty() ? "its tensors"
-                                         : "'" + Part.str() + "'") +
+                           (!Part.empty() ? "'" + Part.str() + "'"
+                            : api::holdsTensors(Fn.getReturnType())
+                                ? std::string("its tensors")
+                                : std::string("its tensor")) +
                            " on the CPU, from here",
                        Condition);
   };

@@ -839,6 +839,7 @@ float last_value(const torch::Tensor &scores);
 float ping(const torch::Tensor &t, int n);
 float pong(const torch::Tensor &t, int n);
 std::pair<torch::Tensor, torch::Tensor> load_shuffled();
+torch::Tensor noise();
 """
 
 CHAIN_STATS_CPP = r"""#include "model.h"
@@ -885,6 +886,7 @@ Batch load_batch() {
   return b;
 }
 torch::Tensor scaled(const torch::Tensor &x) { return x * 2; }
+torch::Tensor noise() { return torch::randn({8, 2}); }
 """
 
 CHAIN_TRAIN_CPP = r"""#include "model.h"
@@ -909,11 +911,12 @@ int main() {
   auto [a, b] = load_shuffled();
   a = a.to(device);
   auto more = torch::nn::functional::cross_entropy(model->forward(a), b);
+  auto jitter = out + noise();
   return 0;
 }
 """
 
-CHAIN_CHECKS = ['device-host-access', 'device-mismatch']
+CHAIN_CHECKS = ['device-host-access', 'device-mismatch', 'device-unmoved-target']
 
 
 class CrossFileChainTest(ProjectTestCase):
@@ -948,11 +951,12 @@ class CrossFileChainTest(ProjectTestCase):
         self.assertEqual(found, [
             ('stats.cpp', 3, 'device-host-access'),
             ('stats.cpp', 12, 'device-host-access'),
-            ('train.cpp', 8, 'device-mismatch'),
-            ('train.cpp', 15, 'device-mismatch'),
-            ('train.cpp', 22, 'device-mismatch'),
+            ('train.cpp', 8, 'device-unmoved-target'),
+            ('train.cpp', 15, 'device-unmoved-target'),
+            ('train.cpp', 22, 'device-unmoved-target'),
+            ('train.cpp', 23, 'device-mismatch'),
         ], self.whole)
-        self.assertIn('; 5 findings decided across files;', self.whole.err)
+        self.assertIn('; 6 findings decided across files;', self.whole.err)
 
     def test_a_chain_names_each_link_from_the_outermost(self):
         chain = [n for n in self.notes()[('stats.cpp', 3)]
@@ -979,6 +983,9 @@ class CrossFileChainTest(ProjectTestCase):
             ('data.cpp', 3, "'load_pair' returns its tensors on the CPU, from here"),
             ('report.cpp', 11, "'load_shuffled' returns its tensors on the CPU, "
              "from here")], self.whole)
+        # A tensor, not a batch: the CPU operand of a plain mismatch.
+        self.assertIn(('data.cpp', 14, "'noise' returns its tensor on the CPU, "
+                       "from here"), self.notes()[('train.cpp', 23)])
 
     def test_sarif_has_the_notes_and_the_chain_as_a_code_flow(self):
         self.assertNoCrash(self.sarif)
