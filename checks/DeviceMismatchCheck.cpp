@@ -11,10 +11,25 @@ static bool ownsMismatch(const flow::Meeting &M) {
   return !FactoryWithoutDeviceCheck::owns(M) && !UnmovedTargetCheck::owns(M);
 }
 
+/// Whether the CPU operand of \p M is a tensor whose cause a rule of a more
+/// specific cause reports where it meets the device elsewhere in the
+/// function (`valid = gold.ne(pad)` after `pred.eq(gold)`): one root cause,
+/// met again once the operation it first met is where the fix goes.
+static bool metBefore(const flow::FunctionFacts &Facts, const flow::Meeting &M) {
+  const Expr *Cause = M.cpu().Value.Source;
+  return Cause && llvm::any_of(Facts.Meetings, [&](const flow::Meeting &Other) {
+           return &Other != &M && !ownsMismatch(Other) &&
+                  Other.cpu().Value.Source == Cause;
+         });
+}
+
 void DeviceMismatchCheck::report(const flow::FunctionFacts &Facts,
                                  ASTContext &Ctx) {
   for (const flow::Meeting *M : meetingsOwned(
-           Facts, ownsMismatch,
+           Facts,
+           [&](const flow::Meeting &M) {
+             return ownsMismatch(M) && !metBefore(Facts, M);
+           },
            [](const flow::Meeting &M) -> const Expr * { return M.Sink; })) {
     const flow::Operand &Cpu = M->cpu(), &Accelerator = M->accelerator();
     recordMeetingPlan(*M, M->Sink->getBeginLoc(), Ctx);

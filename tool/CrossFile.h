@@ -4,8 +4,9 @@
 // of the run supplies a fact (a helper defined here called there with a GPU
 // tensor, a module defined here moved there), and records the facts it
 // supplies. Both travel with the file's findings (the worker's output, the
-// result cache); once every file is analysed, resolveCrossFile() keeps the
-// findings whose fact another file supplies, with a note where it does.
+// result cache); once every file is analysed, the solver (CrossFileSolver.h)
+// keeps the findings whose fact another file supplies, with a note where it
+// does.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +17,7 @@
 #include "flow/CrossFileRecorder.h"
 #include "llvm/Support/Error.h"
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <vector>
 
 namespace torch_tidy {
@@ -31,6 +33,9 @@ struct Supply {
   Need Fact;
   Span Where;
   std::string Note;
+  /// The fact holds only if another file supplies this one (a link of a
+  /// chain); none: it holds.
+  std::optional<Need> Condition;
 };
 
 /// What one analysed file (its translation unit, \p Unit) leaves for the
@@ -56,7 +61,7 @@ public:
                    clang::tidy::torch_tidy::utils::RecordedPlace At,
                    Need Condition) override;
   void supply(Need Fact, clang::tidy::torch_tidy::utils::RecordedPlace At,
-              std::string Note) override;
+              std::string Note, std::optional<Need> Condition) override;
 
   /// Moves the findings recorded as conditional out of \p Findings, and
   /// returns them with the facts \p Unit supplies.
@@ -74,12 +79,12 @@ private:
   clang::tidy::torch_tidy::flow::CrossFileRecorder *Previous;
 };
 
+/// The version of the wire below: worker outputs and cache entries of
+/// another version are not read as this one.
+inline constexpr int CrossFileWireVersion = 2;
+
 nlohmann::json crossFileToWire(const CrossFileFacts &Facts);
 llvm::Expected<CrossFileFacts> crossFileFromWire(const nlohmann::json &Wire);
-
-/// The conditional findings of \p Files whose fact a file other than their
-/// own supplies, each with a note where it does.
-std::vector<Finding> resolveCrossFile(const std::vector<CrossFileFacts> &Files);
 
 } // namespace torch_tidy
 

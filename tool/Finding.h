@@ -44,6 +44,10 @@ struct Finding {
   Span Where;
   std::vector<Span> Ranges;
   std::vector<Note> Notes;
+  /// A finding another file decides: its last ChainLinks notes name, from
+  /// the outermost, the facts of the chain it holds on (set by the solver
+  /// of cross-file facts, after the worker's wire).
+  unsigned ChainLinks = 0;
   std::vector<Edit> Fixes;
   std::string BuildDirectory;
   /// The replay plan the check recorded, without its id and location yet.

@@ -4,7 +4,7 @@
 #include "AnalysisKeys.h"
 #include "ClangToolSetup.h"
 #include "CrashReport.h"
-#include "CrossFile.h"
+#include "CrossFileSolver.h"
 #include "LeadingIncludes.h"
 #include "Plural.h"
 #include "SharedPrefixPlan.h"
@@ -277,7 +277,10 @@ std::vector<Finding> ProjectRun::run(const std::vector<std::string> &Files) {
     if (!State.CrossFile.empty())
       CrossFile.push_back(std::move(State.CrossFile));
   }
-  llvm::append_range(Findings, resolveCrossFile(CrossFile));
+  CrossFileResolution Solved = solveCrossFile(CrossFile);
+  Count.AcrossFiles = Solved.Findings.size();
+  Count.ChainsCut = Solved.BoundHits;
+  llvm::append_range(Findings, std::move(Solved.Findings));
   sortAndDeduplicate(Findings);
   return Findings;
 }
@@ -294,6 +297,11 @@ void ProjectRun::printSummary(llvm::raw_ostream &OS, size_t Findings,
   if (Count.Analysed)
     OS << " (" << Count.FromSharedPch
        << " from a shared precompiled header)";
+  if (Count.AcrossFiles)
+    OS << "; " << plural(Count.AcrossFiles, "finding") << " decided across files";
+  if (Count.ChainsCut)
+    OS << "; " << plural(Count.ChainsCut, "chain") << " across files cut at "
+       << MaxChainLinks << " links";
   if (Count.PchsBuilt || Count.PchsReused)
     OS << "; precompiled headers: " << Count.PchsBuilt << " built, "
        << Count.PchsReused << " reused";

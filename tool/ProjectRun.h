@@ -102,6 +102,8 @@ private:
     size_t Cached = 0, Analysed = 0, FromSharedPch = 0, Crashed = 0;
     size_t FailedToCompile = 0;
     size_t PchsBuilt = 0, PchsReused = 0;
+    /// Findings another file decides, and the chains the solver's bound cut.
+    size_t AcrossFiles = 0, ChainsCut = 0;
   } Count;
 };
 

@@ -13,7 +13,9 @@ namespace torch_tidy {
 using nlohmann::json;
 
 /// Entries of another format are damaged entries: they are written again.
-static constexpr int Format = 2;
+/// 2: one entry per configuration digest; 3: the cross-file facts carry
+/// conditional supplies (chains), module arguments and returns.
+static constexpr int Format = 3;
 
 struct ResultCache::Entry {
   std::string Relative;

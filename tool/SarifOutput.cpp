@@ -326,6 +326,24 @@ private:
              {{"torchTidyFindingHash/v2", Fixed.fingerprint()}}}};
   }
 
+  /// A finding that a chain of facts across files decides: one thread flow
+  /// from the outermost fact, link by link, to the finding; null for any
+  /// other finding.
+  nlohmann::json chainFlow(const Finding &F) {
+    if (F.ChainLinks < 2 || F.ChainLinks > F.Notes.size())
+      return nullptr;
+    nlohmann::json Steps = nlohmann::json::array();
+    auto Step = [&](const Span &Where, const std::string &Message) {
+      nlohmann::json Loc = location(Where, nullptr);
+      Loc["message"] = {{"text", Message}};
+      Steps.push_back({{"location", std::move(Loc)}});
+    };
+    for (size_t I = F.Notes.size() - F.ChainLinks; I < F.Notes.size(); ++I)
+      Step(F.Notes[I].Where, F.Notes[I].Message);
+    Step(F.Where, F.Message);
+    return {{"threadFlows", nlohmann::json::array({{{"locations", Steps}}})}};
+  }
+
   nlohmann::json result(const Finding &F, const FindingIdentity &Id,
                         std::optional<bool> Unchanged) {
     nlohmann::json Result = {{"ruleId", F.Check},
@@ -345,6 +363,8 @@ private:
     }
     if (!Related.empty())
       Result["relatedLocations"] = std::move(Related);
+    if (nlohmann::json Flow = chainFlow(F); !Flow.is_null())
+      Result["codeFlows"] = nlohmann::json::array({std::move(Flow)});
     Result["fixes"] = fixes(F);
     Result["partialFingerprints"] = fingerprints(F, Id);
     if (Unchanged)

@@ -11,8 +11,16 @@
 namespace clang::tidy::torch_tidy::flow {
 
 TensorValue CallSites::returnedBy(const CallExpr &Call, Evaluator &Eval) {
-  const FunctionFacts *Facts = analyzeCallee(Call, Eval);
-  return Facts ? Facts->Returned : TensorValue::unknown();
+  if (const FunctionFacts *Facts = analyzeCallee(Call, Eval))
+    return Facts->Returned;
+  return TU.assumedReturn(Call, "");
+}
+
+TensorValue CallSites::assumedField(const CallExpr &Call,
+                                    const FieldDecl &Field) {
+  if (!Field.getDeclName().isIdentifier())
+    return TensorValue::unknown();
+  return TU.assumedReturn(Call, Field.getName());
 }
 
 static bool isCallOnThis(const CallExpr &Call) {

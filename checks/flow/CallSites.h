@@ -31,6 +31,7 @@ public:
                                      Evaluator &Eval) override;
   void enterForward(const CallExpr &Call, const ValueDecl &Module,
                     Evaluator &Eval) override;
+  TensorValue assumedField(const CallExpr &Call, const FieldDecl &Field) override;
 
   /// How deep a chain of calls the analysis follows with contexts.
   static constexpr size_t MaxCallDepth = 8;

@@ -16,6 +16,7 @@
 
 #include "utils/RecordedPlace.h"
 #include "llvm/ADT/StringRef.h"
+#include <optional>
 #include <string>
 #include <tuple>
 
@@ -37,7 +38,11 @@ struct Need {
     CalledWithMovedModule,
     /// The function is called with a module (parameter Param) built on the
     /// CPU, never moved before the call and given to nothing else.
-    CalledWithCpuModule
+    CalledWithCpuModule,
+    /// The function Entity, defined in another translation unit, returns its
+    /// tensors on the CPU (Part empty), or the field Part of the aggregate it
+    /// returns.
+    ReturnsCpu
   };
   Kind What = CalledWithAccelerator;
   /// The function (its mangled name) or module class (its type) concerned.
@@ -46,14 +51,16 @@ struct Need {
   unsigned Param = 0;
   /// RegistersSubmodule: the submodule's class, moved with Entity.
   std::string Submodule;
+  /// ReturnsCpu: the field of the returned aggregate, empty for the whole.
+  std::string Part;
 
   bool operator<(const Need &O) const {
-    return std::tie(What, Entity, Param, Submodule) <
-           std::tie(O.What, O.Entity, O.Param, O.Submodule);
+    return std::tie(What, Entity, Param, Submodule, Part) <
+           std::tie(O.What, O.Entity, O.Param, O.Submodule, O.Part);
   }
   bool operator==(const Need &O) const {
-    return std::tie(What, Entity, Param, Submodule) ==
-           std::tie(O.What, O.Entity, O.Param, O.Submodule);
+    return std::tie(What, Entity, Param, Submodule, Part) ==
+           std::tie(O.What, O.Entity, O.Param, O.Submodule, O.Part);
   }
 };
 
@@ -66,7 +73,10 @@ public:
                            Need Condition) = 0;
   /// This translation unit supplies \p Fact at \p At; \p Note says so in
   /// the words of a note (`'loss' is called here with 'out' on 'device'`).
-  virtual void supply(Need Fact, utils::RecordedPlace At, std::string Note) = 0;
+  /// With \p Condition, only if another translation unit supplies that (a
+  /// helper passes its parameter on: one link of a chain across files).
+  virtual void supply(Need Fact, utils::RecordedPlace At, std::string Note,
+                      std::optional<Need> Condition) = 0;
 };
 
 /// Installs \p Recorder for the translation units analysed on the calling

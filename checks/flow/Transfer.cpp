@@ -83,6 +83,7 @@ void Transfer::recordReturn(const Expr &Value, const State &Current,
   std::map<const ValueDecl *, TensorValue> Fields;
   Location Returned = Eval.locationOf(&Value);
   const CXXRecordDecl *Record = Value.getType()->getAsCXXRecordDecl();
+  const auto *List = dyn_cast<InitListExpr>(utils::ignoreTemporaries(&Value));
   if (Returned.Base && !Returned.Member && Record &&
       api::holdsTensors(Value.getType()))
     for (const FieldDecl *Field : Record->fields()) {
@@ -90,6 +91,16 @@ void Transfer::recordReturn(const Expr &Value, const State &Current,
       if (It != Current.Tensors.end())
         Fields.emplace(Field, It->second);
     }
+  else if (List && Record && Record->isAggregate() &&
+           !Record->isInStdNamespace())
+    // `return {x, y};` of the user's aggregate: field by field.
+    for (const FieldDecl *Field : Record->fields())
+      if (Field->getFieldIndex() < List->getNumInits() &&
+          api::isTensorValued(Field->getType()))
+        if (TensorValue Init =
+                Eval.tensor(List->getInit(Field->getFieldIndex()));
+            !Init.isUnknown())
+          Fields.emplace(Field, Init);
   if (!Recording->SeenReturn) {
     Recording->ReturnedFields = std::move(Fields);
   } else {
@@ -114,9 +125,18 @@ void Transfer::fieldsFromCall(const VarDecl &Var, const Expr *Init,
                           : nullptr;
   if (!Call)
     return;
-  if (const FunctionFacts *Callee = Calls.analyzeCallee(*Call, Eval))
+  if (const FunctionFacts *Callee = Calls.analyzeCallee(*Call, Eval)) {
     for (const auto &[Field, Value] : Callee->ReturnedFields)
       set(Current, Location(&Var, Field), Value);
+    return;
+  }
+  // Defined in another translation unit: what a hypothesis on its return
+  // assumes, field by field.
+  if (const CXXRecordDecl *Record = Var.getType()->getAsCXXRecordDecl())
+    for (const FieldDecl *Field : Record->fields())
+      if (TensorValue Assumed = Calls.assumedField(*Call, *Field);
+          !Assumed.isUnknown())
+        set(Current, Location(&Var, Field), Assumed);
 }
 
 void Transfer::initializer(const CXXCtorInitializer &Init, State &Current,

@@ -33,6 +33,11 @@ public:
   /// forward() with its registered members there.
   virtual void enterForward(const CallExpr &Call, const ValueDecl &Module,
                             Evaluator &Eval) = 0;
+  /// For a call of a function another translation unit defines: what the
+  /// field \p Field of the aggregate it returns is assumed to hold (a
+  /// hypothesis on that unit's return); unknown when nothing is assumed.
+  virtual TensorValue assumedField(const CallExpr &Call,
+                                   const FieldDecl &Field) = 0;
 };
 
 class Transfer {

@@ -76,13 +76,16 @@ static bool seesClassFacts(const FunctionDecl &Fn) {
          !isa<CXXConstructorDecl, CXXDestructorDecl>(Method);
 }
 
+State TranslationUnitAnalysis::rootEntry(const FunctionDecl &Fn) {
+  if (seesClassFacts(Fn))
+    return classFacts(*cast<CXXMethodDecl>(Fn).getParent()).Fields;
+  return State();
+}
+
 const FunctionFacts &TranslationUnitAnalysis::root(const FunctionDecl &Fn) {
   if (auto It = Roots.find(&Fn); It != Roots.end())
     return *It->second;
-  State Entry;
-  if (seesClassFacts(Fn))
-    Entry = classFacts(*cast<CXXMethodDecl>(Fn).getParent()).Fields;
-  const FunctionFacts &Facts = analyze(Fn, std::move(Entry), std::nullopt);
+  const FunctionFacts &Facts = analyze(Fn, rootEntry(Fn), std::nullopt);
   if (&Facts != &empty())
     Roots[&Fn] = &Facts;
   return Facts;
@@ -242,7 +245,8 @@ void TranslationUnitAnalysis::findMovedClasses() {
         Recorder->supply({Need::ModuleMoved, entityOf(*Module)}, *At,
                          "'" + api::moduleName(*Module) + "' is moved to " +
                              describeDevice(onModuleDevice(Value), Ctx) +
-                             " here");
+                             " here",
+                         std::nullopt);
     }
   // Module::to moves the submodules a module registers, recursively.
   std::vector<const CXXRecordDecl *> Work;
@@ -312,9 +316,14 @@ std::string TranslationUnitAnalysis::entityOf(const CXXRecordDecl &Module) const
 void TranslationUnitAnalysis::supplyCall(const CallExpr &Call,
                                          const FunctionDecl &Callee,
                                          unsigned Param, const Operand &Arg) {
+  // Under a hypothesis (this file's function given an accelerator tensor by
+  // another file), the call supplies its fact only if that holds: a link of
+  // a chain across files. A call that supplies it anyway needs no link.
   CrossFileRecorder *Recorder = crossFileRecorder();
-  if (!Recorder || !namesAccelerator() || !Callee.isExternallyVisible() ||
-      !SuppliedCalls.insert({&Call, Param}).second)
+  if (!Recorder || (!Hypothesis && !namesAccelerator()) ||
+      !Callee.isExternallyVisible() ||
+      SuppliedCalls.count({&Call, Param, std::nullopt}) ||
+      !SuppliedCalls.insert({&Call, Param, Hypothesis}).second)
     return;
   if (auto At = utils::recordedPlace(Call.getBeginLoc(), Ctx.getSourceManager())) {
     std::string Argument = "a tensor";
@@ -323,7 +332,8 @@ void TranslationUnitAnalysis::supplyCall(const CallExpr &Call,
     Recorder->supply({Need::CalledWithAccelerator, entityOf(Callee), Param},
                      *At,
                      "'" + Callee.getNameAsString() + "' is called here with " +
-                         Argument + " on " + describeDevice(Arg.Value, Ctx));
+                         Argument + " on " + describeDevice(Arg.Value, Ctx),
+                     Hypothesis);
   }
 }
 
@@ -368,20 +378,21 @@ void TranslationUnitAnalysis::supplyRegistrations() {
                                          Ctx.getSourceManager()))
         Recorder->supply({Need::RegistersSubmodule, entityOf(Module), 0,
                           entityOf(*Sub)},
-                         *At, "");
+                         *At, "", std::nullopt);
   }
 }
 
-void TranslationUnitAnalysis::analyzeHypothesis(const FunctionDecl &Fn,
-                                                State Entry,
-                                                CallContext Context,
-                                                Need Condition) {
+const FunctionFacts *TranslationUnitAnalysis::analyzeHypothesis(
+    const FunctionDecl &Fn, State Entry, std::optional<CallContext> Context,
+    Need Condition) {
   Hypothesis = Condition;
   const FunctionFacts &Facts =
       analyze(Fn, std::move(Entry), std::move(Context));
-  if (&Facts != &empty())
-    Hypotheses->push_back({&Facts, Condition});
   Hypothesis.reset();
+  if (&Facts == &empty())
+    return nullptr;
+  Hypotheses->push_back({&Facts, Condition});
+  return &Facts;
 }
 
 const std::vector<TranslationUnitAnalysis::ContextEntry> &
@@ -391,10 +402,13 @@ TranslationUnitAnalysis::hypotheses() {
   Hypotheses.emplace();
   if (!crossFileRecorder())
     return *Hypotheses;
-  // What this file supplies to others: its moves and registrations.
+  // What this file supplies to others: its moves, registrations and what
+  // its functions return on the CPU.
   if (!Moved)
     findMovedClasses();
   supplyRegistrations();
+  for (const FunctionDecl *Fn : mainFileRoots())
+    supplyReturns(*Fn, *Roots[Fn], std::nullopt);
   const SourceManager &SM = Ctx.getSourceManager();
   // The roots as analysed so far: hypotheses add none.
   std::vector<const FunctionDecl *> Functions;
@@ -456,6 +470,7 @@ TranslationUnitAnalysis::hypotheses() {
                          Param->getFunctionScopeIndex()});
     }
   }
+  returnHypotheses();
   return *Hypotheses;
 }
 
@@ -484,7 +499,8 @@ bool TranslationUnitAnalysis::namesAccelerator() {
             Ctx.getSourceManager().getLocForStartOfFile(
                 Ctx.getSourceManager().getMainFileID()),
             Ctx.getSourceManager()))
-      Recorder->supply({Need::ProgramNamesAccelerator, ""}, *At, "");
+      Recorder->supply({Need::ProgramNamesAccelerator, ""}, *At, "",
+                       std::nullopt);
   return Finder.Found;
 }
 

@@ -24,6 +24,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <tuple>
 
 namespace clang::tidy::torch_tidy::flow {
 
@@ -79,6 +80,12 @@ public:
                         unsigned Param, const Expr &Arg,
                         const ModuleValue &Value);
 
+  /// What \p Call, to a function another translation unit defines, returns
+  /// under the hypothesis being analysed (the whole value with \p Part
+  /// empty, else the field \p Part of the aggregate): on the CPU if the
+  /// hypothesis is that it returns it there, else unknown.
+  TensorValue assumedReturn(const CallExpr &Call, llvm::StringRef Part);
+
   const api::Registrations &registrations(const CXXRecordDecl &Module);
   /// What the registered members of \p Module are once it is \p Moved: its
   /// tensors on that device, its submodules moved too.
@@ -121,8 +128,20 @@ private:
   void findRecursion();
   void findMovedClasses();
   void supplyRegistrations();
-  void analyzeHypothesis(const FunctionDecl &Fn, State Entry, CallContext Context,
-                         Need Condition);
+  const FunctionFacts *analyzeHypothesis(const FunctionDecl &Fn, State Entry,
+                                         std::optional<CallContext> Context,
+                                         Need Condition);
+  /// What \p Fn sees on its own: for a method, the fields its class keeps.
+  State rootEntry(const FunctionDecl &Fn);
+  /// The main file's functions in the order they are written.
+  std::vector<const FunctionDecl *> mainFileRoots() const;
+  /// Records, for other translation units, what \p Fn returns on the CPU
+  /// in \p Facts (under \p Condition, if any) that its root does not.
+  void supplyReturns(const FunctionDecl &Fn, const FunctionFacts &Facts,
+                     std::optional<Need> Condition);
+  /// The hypotheses that a function another translation unit defines
+  /// returns on the CPU, for the main file's functions that call one.
+  void returnHypotheses();
 
   ASTContext &Ctx;
   std::vector<std::unique_ptr<FunctionFacts>> Owned;
@@ -135,7 +154,8 @@ private:
   /// The condition of the hypothesis being analysed, if any.
   std::optional<Need> Hypothesis;
   std::optional<std::vector<ContextEntry>> Hypotheses;
-  std::set<std::pair<const CallExpr *, unsigned>> SuppliedCalls;
+  std::set<std::tuple<const CallExpr *, unsigned, std::optional<Need>>>
+      SuppliedCalls;
   std::unique_ptr<ASTNameGenerator> Names;
   std::map<const CXXRecordDecl *, api::Registrations> Registered;
   std::map<const CXXRecordDecl *, std::unique_ptr<ClassFacts>> Classes;

@@ -808,6 +808,216 @@ class CrossFileTest(ProjectTestCase):
         self.assertEqual(self.alone.code, 0, self.alone)
 
 
+# Facts that cross files in chains and returns: main.cpp calls summarize()
+# (report.cpp) with a GPU tensor, which passes it on to first_value()
+# (stats.cpp), which reads it on the host; ping() and pong() recurse across
+# files. load_pair() and load_batch() (data.cpp) return their tensors on the
+# CPU, load_shuffled() (report.cpp) what load_pair() returns, and main.cpp
+# moves only some. The negatives: a pass-through called with
+# a CPU tensor only, one that passes on a CPU copy, a batch whose CPU fields
+# are all moved, and a return whose device follows its argument.
+CHAIN_MODEL_H = r"""#pragma once
+#include <torch/torch.h>
+struct NetImpl : torch::nn::Module {
+  NetImpl() { fc = register_module("fc", torch::nn::Linear(4, 2)); }
+  torch::Tensor forward(const torch::Tensor &x) { return fc(x); }
+  torch::nn::Linear fc{nullptr};
+};
+TORCH_MODULE(Net);
+struct Batch {
+  torch::Tensor data;
+  torch::Tensor target;
+};
+std::pair<torch::Tensor, torch::Tensor> load_pair();
+Batch load_batch();
+torch::Tensor scaled(const torch::Tensor &x);
+float summarize(const torch::Tensor &scores);
+float summarize_host(const torch::Tensor &scores);
+float summarize_copy(const torch::Tensor &scores);
+float first_value(const torch::Tensor &scores);
+float last_value(const torch::Tensor &scores);
+float ping(const torch::Tensor &t, int n);
+float pong(const torch::Tensor &t, int n);
+std::pair<torch::Tensor, torch::Tensor> load_shuffled();
+torch::Tensor noise();
+"""
+
+CHAIN_STATS_CPP = r"""#include "model.h"
+float first_value(const torch::Tensor &scores) {
+  const float *p = scores.data_ptr<float>();
+  return p[0];
+}
+float last_value(const torch::Tensor &scores) {
+  const float *p = scores.data_ptr<float>();
+  return p[scores.numel() - 1];
+}
+float pong(const torch::Tensor &t, int n) {
+  if (n == 0)
+    return t.data_ptr<float>()[0];
+  return ping(t, n - 1);
+}
+"""
+
+CHAIN_REPORT_CPP = r"""#include "model.h"
+float summarize(const torch::Tensor &scores) {
+  return first_value(scores.softmax(0));
+}
+float summarize_host(const torch::Tensor &scores) { return last_value(scores); }
+float summarize_copy(const torch::Tensor &scores) {
+  return last_value(scores.cpu());
+}
+float ping(const torch::Tensor &t, int n) { return pong(t, n); }
+std::pair<torch::Tensor, torch::Tensor> load_shuffled() {
+  auto p = load_pair();
+  return {p.second, p.first};
+}
+"""
+
+CHAIN_DATA_CPP = r"""#include "model.h"
+std::pair<torch::Tensor, torch::Tensor> load_pair() {
+  auto x = torch::randn({8, 4});
+  auto y = torch::randint(0, 2, {8});
+  return {x, y};
+}
+Batch load_batch() {
+  Batch b;
+  b.data = torch::randn({8, 4});
+  b.target = torch::randint(0, 2, {8});
+  return b;
+}
+torch::Tensor scaled(const torch::Tensor &x) { return x * 2; }
+torch::Tensor noise() { return torch::randn({8, 2}); }
+"""
+
+CHAIN_TRAIN_CPP = r"""#include "model.h"
+int main() {
+  torch::Device device(torch::cuda::is_available() ? torch::kCUDA : torch::kCPU);
+  Net model;
+  model->to(device);
+  auto [x, y] = load_pair();
+  x = x.to(device);
+  auto loss = torch::nn::functional::cross_entropy(model->forward(x), y);
+  Batch moved = load_batch();
+  moved.data = moved.data.to(device);
+  moved.target = moved.target.to(device);
+  auto kept = torch::nn::functional::cross_entropy(model->forward(moved.data), moved.target);
+  Batch half = load_batch();
+  half.data = half.data.to(device);
+  auto lost = torch::nn::functional::cross_entropy(model->forward(half.data), half.target);
+  auto out = model->forward(x);
+  auto sum = out + scaled(out);
+  float s = summarize(out) + summarize_host(torch::ones({4})) + summarize_copy(out);
+  float r = ping(out, 3);
+  auto [a, b] = load_shuffled();
+  a = a.to(device);
+  auto more = torch::nn::functional::cross_entropy(model->forward(a), b);
+  auto jitter = out + noise();
+  return 0;
+}
+"""
+
+CHAIN_CHECKS = ['device-host-access', 'device-mismatch', 'device-unmoved-target']
+
+
+class CrossFileChainTest(ProjectTestCase):
+    """Chains of facts across files, values returned across files, and the
+    chain's notes in JSON and SARIF."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.paths = cls.make({'model.h': CHAIN_MODEL_H,
+                              'stats.cpp': CHAIN_STATS_CPP,
+                              'report.cpp': CHAIN_REPORT_CPP,
+                              'data.cpp': CHAIN_DATA_CPP,
+                              'train.cpp': CHAIN_TRAIN_CPP})
+        cls.whole = run(['-p', cls.root, '-j', '2', '--format=json'], cwd=cls.root)
+        cls.sarif = run(['-p', cls.root, '--format=sarif'], cwd=cls.root)
+        cls.alone = run(['-p', cls.root, cls.paths['train.cpp'], '--format=json'],
+                        cwd=cls.root)
+
+    def findings(self, result):
+        self.assertNoCrash(result)
+        return [i for i in json.loads(result.out) if i['check'] in CHAIN_CHECKS]
+
+    def notes(self):
+        return {(os.path.basename(i['file']), i['line']):
+                [(os.path.basename(n['file']), n['line'], n['message'])
+                 for n in i['notes']]
+                for i in self.findings(self.whole)}
+
+    def test_the_chains_and_the_returns_reach_and_the_negatives_stay_quiet(self):
+        found = sorted((os.path.basename(i['file']), i['line'], i['check'])
+                       for i in self.findings(self.whole))
+        self.assertEqual(found, [
+            ('stats.cpp', 3, 'device-host-access'),
+            ('stats.cpp', 12, 'device-host-access'),
+            ('train.cpp', 8, 'device-unmoved-target'),
+            ('train.cpp', 15, 'device-unmoved-target'),
+            ('train.cpp', 22, 'device-unmoved-target'),
+            ('train.cpp', 23, 'device-mismatch'),
+        ], self.whole)
+        self.assertIn('; 6 findings decided across files;', self.whole.err)
+
+    def test_a_chain_names_each_link_from_the_outermost(self):
+        chain = [n for n in self.notes()[('stats.cpp', 3)]
+                 if n[0] != 'stats.cpp']
+        self.assertEqual(chain, [
+            ('train.cpp', 18, "'summarize' is called here with 'out' on "
+             "'device' (which may be a GPU)"),
+            ('report.cpp', 3, "'first_value' is called here with "
+             "'scores.softmax(0)' on an accelerator (which may be a GPU)"),
+        ], self.whole)
+        recursion = [n[:2] for n in self.notes()[('stats.cpp', 12)]
+                     if n[0] != 'stats.cpp']
+        self.assertEqual(recursion, [('train.cpp', 19), ('report.cpp', 9)],
+                         self.whole)
+
+    def test_a_return_names_where_the_other_file_returns_it(self):
+        self.assertIn(('data.cpp', 3, "'load_pair' returns its tensors on the "
+                       "CPU, from here"), self.notes()[('train.cpp', 8)])
+        self.assertIn(('data.cpp', 10, "'load_batch' returns 'target' on the "
+                       "CPU, from here"), self.notes()[('train.cpp', 15)])
+        # Returned through a function of a third file: one note per link.
+        chain = [n for n in self.notes()[('train.cpp', 22)] if n[0] != 'train.cpp']
+        self.assertEqual(chain, [
+            ('data.cpp', 3, "'load_pair' returns its tensors on the CPU, from here"),
+            ('report.cpp', 11, "'load_shuffled' returns its tensors on the CPU, "
+             "from here")], self.whole)
+        # A tensor, not a batch: the CPU operand of a plain mismatch.
+        self.assertIn(('data.cpp', 14, "'noise' returns its tensor on the CPU, "
+                       "from here"), self.notes()[('train.cpp', 23)])
+
+    def test_sarif_has_the_notes_and_the_chain_as_a_code_flow(self):
+        self.assertNoCrash(self.sarif)
+        results = json.loads(self.sarif.out)['runs'][0]['results']
+
+        def at(result):
+            loc = result['locations'][0]['physicalLocation']
+            return (os.path.basename(loc['artifactLocation']['uri']),
+                    loc['region']['startLine'])
+
+        [chained] = [r for r in results if at(r) == ('stats.cpp', 3)]
+        related = [(os.path.basename(r['physicalLocation']['artifactLocation']['uri']),
+                    r['physicalLocation']['region']['startLine'])
+                   for r in chained['relatedLocations']]
+        self.assertIn(('train.cpp', 18), related)
+        self.assertIn(('report.cpp', 3), related)
+        [flow] = chained['codeFlows']
+        steps = [(os.path.basename(s['location']['physicalLocation']
+                                   ['artifactLocation']['uri']),
+                  s['location']['physicalLocation']['region']['startLine'])
+                 for s in flow['threadFlows'][0]['locations']]
+        self.assertEqual(steps, [('train.cpp', 18), ('report.cpp', 3),
+                                 ('stats.cpp', 3)])
+        [returned] = [r for r in results if at(r) == ('train.cpp', 8)]
+        self.assertNotIn('codeFlows', returned)
+        self.assertTrue(any('load_pair' in r['message']['text']
+                            for r in returned['relatedLocations']))
+
+    def test_a_file_analysed_alone_keeps_what_it_cannot_know_back(self):
+        self.assertEqual(self.findings(self.alone), [], self.alone)
+
+
 # Modules handed to functions of another file: main.cpp moves one model and
 # leaves others on the CPU; the helpers in helpers.cpp, which never name an
 # accelerator, see each module as its callers pass it (a forward, a tensor
