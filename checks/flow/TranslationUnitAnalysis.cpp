@@ -345,7 +345,7 @@ void TranslationUnitAnalysis::supplyModuleCall(const CallExpr &Call,
   // What a hypothesis finds holds only if another file supplies it.
   if (!Recorder || Hypothesis || !namesAccelerator() ||
       !Callee.isExternallyVisible() ||
-      !SuppliedCalls.insert({&Call, Param}).second)
+      !SuppliedCalls.insert({&Call, Param, std::nullopt}).second)
     return;
   auto At = utils::recordedPlace(Call.getBeginLoc(), Ctx.getSourceManager());
   if (!At)
@@ -360,7 +360,8 @@ void TranslationUnitAnalysis::supplyModuleCall(const CallExpr &Call,
       *At,
       "'" + Callee.getNameAsString() + "' is called here with " + Module +
           (Moved ? " moved to " + describeDevice(onModuleDevice(Value), Ctx)
-                 : ", built on the CPU and never moved"));
+                 : ", built on the CPU and never moved"),
+      std::nullopt);
 }
 
 void TranslationUnitAnalysis::supplyRegistrations() {
