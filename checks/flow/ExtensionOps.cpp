@@ -30,17 +30,18 @@ const FunctionDecl *definitionOf(const FunctionDecl *Fn) {
 /// The tensor variable \p E is a view or a copy of: `x` in
 /// `x.contiguous()`, `x.to(kFloat)`, `x`.
 static const ValueDecl *rootTensor(const Expr *E) {
-  E = E->IgnoreParenImpCasts();
+  auto Bare = [](const Expr *E) { return E->IgnoreImplicit()->IgnoreParenImpCasts(); };
+  E = Bare(E);
   while (true) {
     if (const auto *Construct = dyn_cast<CXXConstructExpr>(E);
         Construct && Construct->getNumArgs() == 1) {
-      E = Construct->getArg(0)->IgnoreParenImpCasts();
+      E = Bare(Construct->getArg(0));
       continue;
     }
     const auto *Call = dyn_cast<CXXMemberCallExpr>(E);
     if (!Call || !api::isTensorMethod(Call->getMethodDecl()))
       break;
-    E = Call->getImplicitObjectArgument()->IgnoreParenImpCasts();
+    E = Bare(Call->getImplicitObjectArgument());
   }
   return utils::namedObject(*E);
 }
