@@ -183,7 +183,9 @@ OutputDevice outputDevice(const CallExpr &Factory) {
 
 bool isRegistrationCall(const CXXMemberCallExpr &Call) {
   const CXXMethodDecl *Method = Call.getMethodDecl();
-  return Method && utils::isNamedOneOf(Method, {"def", "impl"}) &&
+  // Not torch::Library::impl: TORCH_LIBRARY_IMPL(ns, CUDA, m)'s kernels are
+  // dispatched to for CUDA inputs only.
+  return Method && utils::isNamedOneOf(Method, {"def"}) &&
          hasQualifiedName(Method->getParent(),
                           {"pybind11::module_", "pybind11::module",
                            "pybind11::class_", "torch::Library"});

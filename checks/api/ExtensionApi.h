@@ -66,8 +66,9 @@ bool declaresAtCudaName(ASTContext &Ctx, llvm::StringRef Name);
 /// Whether at::Tensor is declared: the file is part of a PyTorch extension.
 bool declaresTensor(ASTContext &Ctx);
 
-/// `m.def("name", &f)` (pybind11) or `m.def/impl("name", f)` (torch::Library):
-/// a registration that exposes functions to Python.
+/// `m.def("name", &f)` (pybind11) or `m.def("schema", f)` (TORCH_LIBRARY):
+/// a registration that exposes functions to Python for tensors on any
+/// device.
 bool isRegistrationCall(const CXXMemberCallExpr &Call);
 
 } // namespace clang::tidy::torch_tidy::api

@@ -87,6 +87,18 @@ torch::Tensor add_exported(torch::Tensor a, torch::Tensor b) {
 // A CPU op reading its input's memory on the host.
 float first(torch::Tensor a) { return a.data_ptr<float>()[0]; }
 
+// A kernel of the CUDA dispatch key: the dispatcher calls it for CUDA
+// inputs.
+torch::Tensor add_impl(const torch::Tensor &a, const torch::Tensor &b) {
+  const at::cuda::OptionalCUDAGuard device_guard(device_of(a));
+  auto out = torch::empty_like(a);
+  add_kernel<<<1, 256, 0, at::cuda::getCurrentCUDAStream()>>>(
+      out.data_ptr<float>(), a.data_ptr<float>(), b.data_ptr<float>(), a.numel());
+  return out;
+}
+
+TORCH_LIBRARY_IMPL(fixture, CUDA, m) { m.impl("add", &add_impl); }
+
 PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   m.def("add", &add);
   m.def("add_half_checked", &add_half_checked);
