@@ -171,6 +171,7 @@ static CommandLineArguments clangCompatible(const CommandLineArguments &Given,
   CommandLineArguments Args = isNvccCommand(Given) ? fromNvcc(Given) : Given;
   if (isCudaCommand(Args, File))
     Args = forCudaHostParse(Args);
+  Args = withLibTorchShims(Args);
   CommandLineArguments Out;
   bool HasResourceDir = false;
   for (const std::string &Arg : Args) {

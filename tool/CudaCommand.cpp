@@ -184,9 +184,6 @@ CommandLineArguments forCudaHostParse(const CommandLineArguments &Args) {
       Added.insert(Added.end(),
                    {"-idirafter", TORCH_TIDY_CUDA_SHIMS_DIR "/cuda13"});
   }
-  // Last in the search: read only where LibTorch has no such header.
-  Added.insert(Added.end(),
-               {"-idirafter", TORCH_TIDY_CUDA_SHIMS_DIR "/libtorch-cpu"});
   CommandLineArguments Out;
   for (const std::string &Arg : Args)
     if (Arg != "--cuda-device-only" && Arg != "--cuda-host-only")
@@ -211,6 +208,14 @@ unsigned leaveOutCudaWithoutToolkit(
     return true;
   });
   return Before - Files.size();
+}
+
+CommandLineArguments withLibTorchShims(const CommandLineArguments &Args) {
+  CommandLineArguments Out = Args;
+  // Last in the search: read only where LibTorch has no such header.
+  Out.insert(Out.begin() + (Out.empty() ? 0 : 1),
+             {"-idirafter", TORCH_TIDY_CUDA_SHIMS_DIR "/libtorch-cpu"});
+  return Out;
 }
 
 } // namespace torch_tidy

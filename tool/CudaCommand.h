@@ -35,10 +35,16 @@ bool isCudaCommand(const clang::tooling::CommandLineArguments &Args,
 /// \p Args, a CUDA command for clang, made to parse the host side with
 /// clang 19: --cuda-host-only, no warning for a toolkit newer than clang
 /// knows, the toolkit's path, its include/cccl (Thrust, CUB), and the
-/// compatibility headers of cuda_shims/ that the toolkit or LibTorch lack.
+/// compatibility headers of cuda_shims/cuda13 when the toolkit lacks them.
 /// Without a toolkit, clang's own error says to pass --cuda-path.
 clang::tooling::CommandLineArguments
 forCudaHostParse(const clang::tooling::CommandLineArguments &Args);
+
+/// \p Args with cuda_shims/libtorch-cpu last in the include search: a
+/// .cpp binding including <c10/cuda/CUDAGuard.h> parses against a CPU-only
+/// LibTorch too.
+clang::tooling::CommandLineArguments
+withLibTorchShims(const clang::tooling::CommandLineArguments &Args);
 
 /// Leaves out of \p Files each CUDA source that no CUDA toolkit is found
 /// for, with one error line on \p Errs naming what to set; how many.
