@@ -17,6 +17,10 @@ struct ExtensionOps::Facts {
   std::vector<SourceLocation> Guards;
   std::vector<std::pair<const ValueDecl *, SourceLocation>> CudaChecks;
   bool Registered = false;
+  /// Its address is taken here other than for Python: called through a
+  /// pointer, by a dispatcher that may take the guard (mmcv's
+  /// REGISTER_DEVICE_IMPL).
+  bool Escaped = false;
 };
 
 const FunctionDecl *definitionOf(const FunctionDecl *Fn) {
@@ -122,7 +126,21 @@ class Definitions : public RecursiveASTVisitor<Definitions> {
 public:
   const SourceManager &SM;
   std::vector<const FunctionDecl *> Found;
+  llvm::SmallPtrSet<const Expr *, 32> Callees;
+  llvm::SmallPtrSet<const FunctionDecl *, 8> Escaped;
   explicit Definitions(const SourceManager &SM) : SM(SM) {}
+  bool VisitCallExpr(CallExpr *Call) {
+    if (const Expr *Callee = Call->getCallee())
+      Callees.insert(Callee->IgnoreParenImpCasts());
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *Ref) {
+    if (const auto *Fn = dyn_cast<FunctionDecl>(Ref->getDecl());
+        Fn && !Callees.contains(Ref) &&
+        SM.isInMainFile(SM.getExpansionLoc(Ref->getBeginLoc())))
+      Escaped.insert(Fn);
+    return true;
+  }
   bool VisitFunctionDecl(FunctionDecl *Fn) {
     if (!Fn->doesThisDeclarationHaveABody() ||
         // the body's brace: PYBIND11_MODULE's function has a pasted name
@@ -156,6 +174,9 @@ ExtensionOps::ExtensionOps(ASTContext &Ctx) : Ctx(Ctx) {
   for (const FunctionDecl *Fn : Registered)
     if (auto It = ByFunction.find(definitionOf(Fn)); It != ByFunction.end())
       It->second->Registered = true;
+  for (const FunctionDecl *Fn : Defs.Escaped)
+    if (auto It = ByFunction.find(definitionOf(Fn)); It != ByFunction.end())
+      It->second->Escaped = !It->second->Registered;
 }
 
 ExtensionOps::~ExtensionOps() = default;
@@ -251,6 +272,8 @@ bool ExtensionOps::isGuardedAt(
         return SM.isBeforeInTranslationUnit(Guard, At);
       }))
     return true;
+  if (F->Escaped)
+    return true; // its callers are not known
   if (F->Registered || F->Callers.empty())
     return false;
   return llvm::all_of(F->Callers, [&](const auto &C) {

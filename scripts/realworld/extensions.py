@@ -42,7 +42,7 @@ NVCC = ['-D__CUDA_NO_HALF_OPERATORS__', '-D__CUDA_NO_HALF_CONVERSIONS__',
         '-D_GLIBCXX_USE_CXX11_ABI=1', '-gencode=arch=compute_80,code=sm_80',
         '-gencode', 'arch=compute_90,code=[sm_90,compute_90]', '-std=c++17',
         '--use_fast_math', '-DWITH_CUDA', '-DMMCV_WITH_CUDA']
-CXX = ['-O3', '-fPIC', '-std=c++17', '-DTORCH_API_INCLUDE_EXTENSION_H',
+CXX = ['-I/usr/local/cuda/include', '-O3', '-fPIC', '-std=c++17', '-DTORCH_API_INCLUDE_EXTENSION_H',
        '-DTORCH_EXTENSION_NAME=_C', '-DWITH_CUDA', '-DMMCV_WITH_CUDA']
 
 
