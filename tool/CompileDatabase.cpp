@@ -1,6 +1,7 @@
 //===--- CompileDatabase.cpp - Finding and loading compile commands -------===//
 
 #include "CompileDatabase.h"
+#include "CudaCommand.h"
 #include "Version.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CommonOptionsParser.h"
@@ -165,8 +166,12 @@ static void reportDroppedOnce(llvm::StringRef Arg) {
                  << "' from the compile command\n";
 }
 
-static CommandLineArguments clangCompatible(const CommandLineArguments &Args,
-                                            llvm::StringRef) {
+static CommandLineArguments clangCompatible(const CommandLineArguments &Given,
+                                            llvm::StringRef File) {
+  CommandLineArguments Args = isNvccCommand(Given) ? fromNvcc(Given) : Given;
+  if (isCudaCommand(Args, File))
+    Args = forCudaHostParse(Args);
+  Args = withLibTorchShims(Args);
   CommandLineArguments Out;
   bool HasResourceDir = false;
   for (const std::string &Arg : Args) {

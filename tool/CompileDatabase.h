@@ -30,7 +30,8 @@ discoverAbove(llvm::StringRef SourceFile);
 
 /// Wraps \p Base so that every command parses with our clang: the resource
 /// directory of clang 19 is added, and GCC-only flags that clang rejects are
-/// dropped (each reported once on stderr).
+/// dropped (each reported once on stderr). nvcc commands become clang++
+/// ones and CUDA sources parse their host side (CudaCommand.h).
 std::unique_ptr<clang::tooling::CompilationDatabase>
 adaptForClang(std::unique_ptr<clang::tooling::CompilationDatabase> Base);
 

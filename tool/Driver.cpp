@@ -11,6 +11,7 @@
 #include "CacheDirectory.h"
 #include "CheckRunner.h"
 #include "CompileDatabase.h"
+#include "CudaCommand.h"
 #include "Configuration.h"
 #include "Confirmation.h"
 #include "CrossFile.h"
@@ -686,6 +687,10 @@ int runDriver(int Argc, const char **Argv) {
   if (Files.empty())
     return fail("the compile database lists no files");
   Files = Counted->select(std::move(Files), Inputs.empty());
+  unsigned WithoutToolkit =
+      leaveOutCudaWithoutToolkit(*Commands, Files, llvm::errs());
+  if (Files.empty() && WithoutToolkit)
+    return 1;
   if (llvm::Error Err = Options.verifyFiles(Files, llvm::errs()))
     return fail(llvm::toString(std::move(Err)));
 
@@ -798,7 +803,7 @@ int runDriver(int Argc, const char **Argv) {
                     "findings may be incomplete\n";
     return 1;
   }
-  return 0;
+  return WithoutToolkit ? 1 : 0;
 }
 
 } // namespace torch_tidy

@@ -36,7 +36,16 @@ public:
   }
 
   bool contains(const Decl &D) {
-    SourceLocation Loc = D.getLocation();
+    // PYBIND11_MODULE(m) { ... } and TORCH_LIBRARY: a system macro names the
+    // function, the user writes its body.
+    if (const auto *Fn = dyn_cast<FunctionDecl>(&D);
+        Fn && D.getLocation().isMacroID() && Fn->doesThisDeclarationHaveABody())
+      if (const Stmt *Body = Fn->getBody(); Body && Body->getBeginLoc().isFileID())
+        return contains(Body->getBeginLoc());
+    return contains(D.getLocation());
+  }
+
+  bool contains(SourceLocation Loc) {
     if (Loc.isInvalid())
       return false;
     if (!SystemHeaders && (SM.isInSystemHeader(Loc) || SM.isInSystemMacro(Loc)))

@@ -19,6 +19,10 @@ A fixture that says `// FIXTURE-FIX-NOTES` is fixed with --fix-notes too: the
 fix-its that a rule puts on notes (edits that change more than the warning
 says) are applied, checked and compiled.
 
+A CUDA fixture, test/checks/<check-name>.cu, is parsed with --cuda-flags and
+--cuda-pch (clang's CUDA host-side parse, as torch-tidy parses a .cu file);
+without them (no CUDA toolkit) it is skipped with exit status 77.
+
 A fixture that says `// FIXTURE-HEADERS: DIR` is parsed against the stand-in
 headers in test/checks/DIR (its <torch/torch.h>) instead of LibTorch's, and
 without the precompiled header: the construct alone, in milliseconds.
@@ -87,7 +91,18 @@ def main():
     parser.add_argument('--config', help='configuration (--config) to use')
     parser.add_argument('--flags', default='-std=c++17',
                         help='compiler flags, space separated')
+    parser.add_argument('--cuda-pch', default='',
+                        help='the precompiled header of the .cu fixtures')
+    parser.add_argument('--cuda-flags', default='',
+                        help='compiler flags of the .cu fixtures')
     args = parser.parse_args()
+    extension = os.path.splitext(args.fixture)[1]
+    if extension == '.cu':
+        if not args.cuda_pch or not args.cuda_flags:
+            print('fixture %s: skipped, no CUDA toolkit (set CUDA_HOME)' %
+                  args.fixture)
+            sys.exit(77)
+        args.pch, args.flags = args.cuda_pch, args.cuda_flags
 
     check = os.path.splitext(os.path.basename(args.fixture))[0]
     check = check.split('.')[0]  # device-x.strict.cpp tests device-x too
@@ -112,7 +127,7 @@ def main():
         flags = args.flags.split() + ['-include-pch', args.pch]
     workdir = tempfile.mkdtemp(prefix='torch-tidy-fixture-')
     try:
-        path = os.path.join(workdir, check + '.cpp')
+        path = os.path.join(workdir, check + extension)
         with open(path, 'w') as f:
             f.write(CHECK_COMMENT.sub('//', original))
 

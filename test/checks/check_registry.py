@@ -107,15 +107,16 @@ def main():
             problems.append('%s: Checks.def says severity %s, precision %s; its '
                             'doc page\'s "## Severity" section %s'
                             % (name, severity, precision, doc_severity(doc)))
-        if not os.path.exists(os.path.join(root, 'test', 'checks', name + '.cpp')):
-            problems.append('%s: test/checks/%s.cpp is missing' % (name, name))
+        if not any(os.path.exists(os.path.join(root, 'test', 'checks', name + ext))
+                   for ext in ('.cpp', '.cu')):
+            problems.append('%s: test/checks/%s.cpp (or .cu) is missing' % (name, name))
 
     docs = sorted(f[:-3] for f in os.listdir(os.path.join(root, 'docs', 'checks'))
                   if f.endswith('.md'))
     for doc in sorted(set(docs) - set(names)):
         problems.append('docs/checks/%s.md is no rule of Checks.def' % doc)
     for fixture in sorted(os.listdir(os.path.join(root, 'test', 'checks'))):
-        if fixture.endswith('.cpp') and fixture.split('.')[0] not in names:
+        if fixture.endswith(('.cpp', '.cu')) and fixture.split('.')[0] not in names:
             problems.append('test/checks/%s belongs to no rule of Checks.def'
                             % fixture)
 

@@ -1,6 +1,7 @@
 //===--- CompileDatabaseTest.cpp - Loading and adapting compile commands --===//
 
 #include "CompileDatabase.h"
+#include "CudaCommand.h"
 #include "TestFiles.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include <algorithm>
@@ -143,6 +144,35 @@ std::vector<std::string> adaptedCommand(std::vector<std::string> Flags,
 
 bool contains(const std::vector<std::string> &Args, const std::string &Arg) {
   return std::find(Args.begin(), Args.end(), Arg) != Args.end();
+}
+
+TEST(NvccCommand, BecomesAClangCudaCommand) {
+  // What torch.utils.cpp_extension and CMake's CUDA language run.
+  std::vector<std::string> Args = fromNvcc(
+      {"/opt/cuda/bin/nvcc", "-I/inc", "-x", "cu", "-c", "k.cu", "-o", "k.o",
+       "--expt-relaxed-constexpr", "--compiler-options", "'-fPIC'",
+       "-Xcompiler=-fPIC", "-gencode=arch=compute_80,code=sm_80", "-gencode",
+       "arch=compute_70,code=[sm_70,compute_70]", "-arch=sm_999",
+       "--use_fast_math", "-Xptxas", "-v", "-ccbin", "g++", "--std", "c++17",
+       "-DX=1", "-O3"});
+  std::vector<std::string> Expected = {
+      "clang++", "-I/inc", "-x", "cuda", "-c", "k.cu", "-o", "k.o",
+      "--cuda-gpu-arch=sm_80", "--cuda-gpu-arch=sm_70", "-std=c++17", "-DX=1",
+      "-O3"};
+  EXPECT_EQ(Args, Expected);
+}
+
+TEST(NvccCommand, CudaSourcesParseTheirHostSide) {
+  std::vector<std::string> Args =
+      forCudaHostParse({"clang++", "--cuda-device-only", "-c", "k.cu"});
+  EXPECT_TRUE(contains(Args, "--cuda-host-only"));
+  EXPECT_FALSE(contains(Args, "--cuda-device-only"));
+  EXPECT_TRUE(contains(Args, "-Wno-unknown-cuda-version"));
+  EXPECT_TRUE(isCudaCommand(Args, "k.cu"));
+  EXPECT_TRUE(isCudaCommand({"c++", "-x", "cuda", "k.cpp"}, "k.cpp"));
+  EXPECT_FALSE(isCudaCommand({"c++", "-c", "k.cpp"}, "k.cpp"));
+  // Without a toolkit there is no --cuda-path to give.
+  EXPECT_FALSE(findCudaToolkit({"clang++", "--cuda-path=/no/such/toolkit"}));
 }
 
 TEST(AdaptForClang, DropsGccOnlyFlagsAndAddsTheResourceDir) {
