@@ -1,7 +1,7 @@
 # What `cmake --install` (and `make install PREFIX=...`) installs, and the
 # Debian package `make package` builds from it (CPack): torch-tidy, the
 # clang-tidy plugin, torch-tidy-probe when it is built, a man page made from
-# --help, the README and the rules' pages. The installed torch-tidy finds
+# --help, the README and the rules' pages, cuda_shims/. The installed torch-tidy finds
 # torch-tidy-probe beside itself, and clang's resource headers where Debian's
 # clang 19 keeps them (a dependency of the package).
 include(GNUInstallDirs)
@@ -9,6 +9,9 @@ include(GNUInstallDirs)
 if(TORCH_TIDY_WITH_ANALYZER)
   install(TARGETS torch-tidy RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
   install(TARGETS TorchTidyModule LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  # The compatibility headers of CUDA sources (tool/CudaCommand.cpp finds
+  # them beside the installed binary).
+  install(DIRECTORY cuda_shims/ DESTINATION ${CMAKE_INSTALL_DATADIR}/torch-tidy/cuda_shims)
 
   # The man page: --help's text in a roff page, made after each build of
   # torch-tidy (help2man is not a dependency of the build).

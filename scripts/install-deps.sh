@@ -17,15 +17,15 @@ packages=(
   clang-19 clang-tidy-19 libclang-19-dev libclang-cpp19-dev llvm-19-dev llvm-19-tools
   libclang-rt-19-dev libtorch-dev nlohmann-json3-dev libgtest-dev libgmock-dev
   cmake ninja-build python3 python3-yaml make git meson bear pre-commit neovim ccache
-  dpkg-dev
+  dpkg-dev pybind11-dev
 )
 # OpenCV: nerf-libtorch, koba-jon/pytorch_cpp, LibtorchTutorials, libtorch-yolov5,
 # pytorch/examples. Eigen: OpenCV's optional interop. Boost, png++, OpenMP (clang's omp.h):
 # koba-jon/pytorch_cpp. yaml-cpp, fmt: pytorch/serve. spdlog, cppzmq, msgpack: pytorch-cpp-rl.
 # toml++: lattice-boltzmann. cxxopts: libtorch-yolov5 (also vendored). RE2, sentencepiece,
-# double-conversion, utf8proc, pybind11 (and Python.h): pytorch/text; pybind11 and Python.h also
-# for <torch/extension.h> in test/corpus-extension. glm: gsplat in the fixed-bug benchmark
-# (bench/fixed-bugs/, a git submodule there).
+# double-conversion, utf8proc, pybind11 (and Python.h): pytorch/text; pybind11 is installed
+# always: <torch/extension.h>, in the .cu fixtures' precompiled header, includes it.
+# glm: gsplat in the fixed-bug benchmark (bench/fixed-bugs/, a git submodule there).
 realworld_packages=(
   libopencv-dev libeigen3-dev libboost-dev libpng++-dev libomp-19-dev libyaml-cpp-dev
   libfmt-dev libspdlog-dev cppzmq-dev libmsgpack-cxx-dev libtomlplusplus-dev libcxxopts-dev

@@ -13,6 +13,20 @@ namespace torch_tidy {
 
 using clang::tooling::CommandLineArguments;
 
+/// cuda_shims/: installed beside the binary (share/torch-tidy/cuda_shims),
+/// else the source tree's, for a torch-tidy run from its build directory.
+static std::string shimsDir(llvm::StringRef Sub) {
+  static const std::string Root = [] {
+    static int Anchor;
+    llvm::SmallString<256> Installed(llvm::sys::path::parent_path(
+        llvm::sys::fs::getMainExecutable(nullptr, &Anchor)));
+    llvm::sys::path::append(Installed, "..", "share", "torch-tidy", "cuda_shims");
+    return llvm::sys::fs::is_directory(Installed) ? std::string(Installed)
+                                                  : std::string(TORCH_TIDY_CUDA_SHIMS_DIR);
+  }();
+  return Root + "/" + Sub.str();
+}
+
 bool isNvccCommand(const CommandLineArguments &Args) {
   if (Args.empty())
     return false;
@@ -182,7 +196,7 @@ CommandLineArguments forCudaHostParse(const CommandLineArguments &Args) {
       Added.insert(Added.end(), {"-idirafter", *Toolkit + "/include/cccl"});
     if (!llvm::sys::fs::exists(*Toolkit + "/include/texture_fetch_functions.h"))
       Added.insert(Added.end(),
-                   {"-idirafter", TORCH_TIDY_CUDA_SHIMS_DIR "/cuda13"});
+                   {"-idirafter", shimsDir("cuda13")});
   }
   CommandLineArguments Out;
   for (const std::string &Arg : Args)
@@ -214,7 +228,7 @@ CommandLineArguments withLibTorchShims(const CommandLineArguments &Args) {
   CommandLineArguments Out = Args;
   // Last in the search: read only where LibTorch has no such header.
   Out.insert(Out.begin() + (Out.empty() ? 0 : 1),
-             {"-idirafter", TORCH_TIDY_CUDA_SHIMS_DIR "/libtorch-cpu"});
+             {"-idirafter", shimsDir("libtorch-cpu")});
   return Out;
 }
 
