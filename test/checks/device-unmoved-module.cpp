@@ -1,3 +1,4 @@
+#include <torch/script.h>
 #include <torch/torch.h>
 
 struct Net : torch::nn::Module {
