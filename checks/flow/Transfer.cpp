@@ -411,6 +411,8 @@ void Transfer::applyEffects(const CallExpr &Call, const FunctionFacts *Callee,
       continue;
     if (!Callee) {
       set(Current, Place, TensorValue::unknown()); // changed out of sight
+      if (!Place.Member)
+        Current.forgetMembers(Place.Base); // `to_device(Batch &b, device)`
       continue;
     }
     applyParameterEffects(*Callee, Callee->Function->getParamDecl(I), Place,

@@ -815,7 +815,8 @@ class CrossFileTest(ProjectTestCase):
 # CPU, load_shuffled() (report.cpp) what load_pair() returns, and main.cpp
 # moves only some. The negatives: a pass-through called with
 # a CPU tensor only, one that passes on a CPU copy, a batch whose CPU fields
-# are all moved, and a return whose device follows its argument.
+# are all moved (here, or by to_device() in data.cpp through a reference),
+# and a return whose device follows its argument.
 CHAIN_MODEL_H = r"""#pragma once
 #include <torch/torch.h>
 struct NetImpl : torch::nn::Module {
@@ -840,6 +841,7 @@ float ping(const torch::Tensor &t, int n);
 float pong(const torch::Tensor &t, int n);
 std::pair<torch::Tensor, torch::Tensor> load_shuffled();
 torch::Tensor noise();
+void to_device(Batch &batch, torch::Device device);
 """
 
 CHAIN_STATS_CPP = r"""#include "model.h"
@@ -887,6 +889,10 @@ Batch load_batch() {
 }
 torch::Tensor scaled(const torch::Tensor &x) { return x * 2; }
 torch::Tensor noise() { return torch::randn({8, 2}); }
+void to_device(Batch &batch, torch::Device device) {
+  batch.data = batch.data.to(device);
+  batch.target = batch.target.to(device);
+}
 """
 
 CHAIN_TRAIN_CPP = r"""#include "model.h"
@@ -912,6 +918,9 @@ int main() {
   a = a.to(device);
   auto more = torch::nn::functional::cross_entropy(model->forward(a), b);
   auto jitter = out + noise();
+  Batch by_ref = load_batch();
+  to_device(by_ref, device);
+  auto moved_by_ref = torch::nn::functional::cross_entropy(model->forward(by_ref.data), by_ref.target);
   return 0;
 }
 """
